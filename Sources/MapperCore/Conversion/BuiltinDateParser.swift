@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// The date strings every `date` property accepts (SEMANTICS.md, "Other types"), read straight from the bytes:
+//
+//     2015-09-04                                  date only, UTC midnight
+//     2015-09-04T00:12:21[.1–9 digits][zone]      `T`, `t` or a space; zone `Z`, `z`, `±HH:mm` or `±HHmm`
+//     Fri Sep 04 00:12:21[.SSS] +0800 2015        Weibo/Twitter `EEE MMM dd HH:mm:ss Z yyyy`
+//
+// The first byte picks the form (a digit: RFC 3339; anything else: Weibo). The second form covers YYModel's ten
+// length-dispatched formats and all of RFC 3339. Fields are range-checked by `DateFields.instant()`; English
+// names are case-sensitive and the weekday is not checked against the date.
+
+/// The built-in date input formats.
+enum BuiltinDateParser {
+    /// yyyy-MM-dd; yyyy-MM-dd + (T|t|space) + HH:mm:ss [. 1–9 digits] [Z|z|±HH:mm|±HHmm];
+    /// Weibo/Twitter "EEE MMM dd HH:mm:ss Z yyyy" optionally with .SSS after seconds ("Fri Sep 04 00:12:21 +0800 2015";
+    /// English abbreviations, case-sensitive; weekday not checked against the date).
+    /// Every field range-checked (month 1–12, day exists in that month/year incl. leap years, hour 0–23, min/sec 0–59,
+    /// year 0001–9999, zone hours 00–23, zone minutes 00–59); the instant after applying the offset must be in range.
+    static func parse(_ text: UnsafeRawBufferPointer) -> DateReading {
+        guard let first = text.first else { return .invalid }
+        return DateScanning.digitValue(first) != nil ? parseRFC3339(text) : parseWeibo(text)
+    }
+
+    /// `yyyy-MM-dd` alone, or followed by a separator, `HH:mm:ss`, an optional fraction and an optional zone.
+    private static func parseRFC3339(_ text: UnsafeRawBufferPointer) -> DateReading {
+        guard let year = DateScanning.fixedDigits(text, at: 0, count: 4),
+              DateScanning.byte(UInt8(ascii: "-"), in: text, at: 4),
+              let month = DateScanning.fixedDigits(text, at: 5, count: 2),
+              DateScanning.byte(UInt8(ascii: "-"), in: text, at: 7),
+              let day = DateScanning.fixedDigits(text, at: 8, count: 2)
+        else { return .invalid }
+        var fields = DateFields(year: year, month: month, day: day)
+        if text.count == 10 {
+            return fields.reading(truncated: false)
+        }
+        switch text[10] {
+        case UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " "): break
+        default: return .invalid
+        }
+        guard readTime(text, at: 11, into: &fields) else { return .invalid }
+        var index = 19
+        var truncated = false
+        if DateScanning.byte(UInt8(ascii: "."), in: text, at: index) {
+            guard let fraction = DateScanning.fraction(text, at: index + 1, minCount: 1, maxCount: 9) else {
+                return .invalid
+            }
+            fields.microsecond = fraction.microsecond
+            truncated = fraction.truncated
+            index = fraction.end
+        }
+        if index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                index += 1
+            default:
+                guard let zone = DateScanning.offset(text, at: index, style: .hoursOptionalColonMinutes) else {
+                    return .invalid
+                }
+                fields.offsetMinutes = zone.minutes
+                index = zone.end
+            }
+        }
+        return index == text.count ? fields.reading(truncated: truncated) : .invalid
+    }
+
+    /// `EEE MMM dd HH:mm:ss[.SSS] Z yyyy`, e.g. `Fri Sep 04 00:12:21 +0800 2015`.
+    private static func parseWeibo(_ text: UnsafeRawBufferPointer) -> DateReading {
+        let space = UInt8(ascii: " ")
+        guard DateNames.weekdayAbbreviation(in: text, at: 0) != nil,
+              DateScanning.byte(space, in: text, at: 3),
+              let month = DateNames.monthAbbreviation(in: text, at: 4),
+              DateScanning.byte(space, in: text, at: 7),
+              let day = DateScanning.fixedDigits(text, at: 8, count: 2),
+              DateScanning.byte(space, in: text, at: 10)
+        else { return .invalid }
+        var fields = DateFields(year: 1970, month: month, day: day)
+        guard readTime(text, at: 11, into: &fields) else { return .invalid }
+        var index = 19
+        if DateScanning.byte(UInt8(ascii: "."), in: text, at: index) {
+            guard let milliseconds = DateScanning.fixedDigits(text, at: index + 1, count: 3) else { return .invalid }
+            fields.microsecond = milliseconds * 1000
+            index += 4
+        }
+        guard DateScanning.byte(space, in: text, at: index),
+              let zone = DateScanning.offset(text, at: index + 1, style: .hoursMinutes),
+              DateScanning.byte(space, in: text, at: zone.end),
+              let year = DateScanning.fixedDigits(text, at: zone.end + 1, count: 4),
+              zone.end + 5 == text.count
+        else { return .invalid }
+        fields.year = year
+        fields.offsetMinutes = zone.minutes
+        return fields.reading(truncated: false)
+    }
+
+    /// `HH:mm:ss` at `index` (eight bytes).
+    private static func readTime(_ text: UnsafeRawBufferPointer, at index: Int, into fields: inout DateFields) -> Bool {
+        guard let hour = DateScanning.fixedDigits(text, at: index, count: 2),
+              DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 2),
+              let minute = DateScanning.fixedDigits(text, at: index + 3, count: 2),
+              DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 5),
+              let second = DateScanning.fixedDigits(text, at: index + 6, count: 2)
+        else { return false }
+        fields.hour = hour
+        fields.minute = minute
+        fields.second = second
+        return true
+    }
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// How to run one conversion (API.md query parameters and the server's limits).
+public struct ConversionOptions: Sendable, Equatable {
+    /// `lax` reports lossy steps as warnings; `strict` reports them as errors.
+    public enum Mode: String, Sendable { case lax, strict }
+    /// `wire` is keyed by mapped keys, `model` by property names.
+    public enum Form: String, Sendable { case wire, model }
+
+    /// `mode=`.
+    public var mode: Mode = .lax
+    /// `from=`: the form of the input.
+    public var input: Form = .wire
+    /// The form of the output: `model` for `/convert`, `wire` for `/normalize` and `keys=mapped`.
+    public var output: Form = .model
+    /// `hash=true`: compute `X-Model-Hash`.
+    public var hash = false
+    /// JSON nesting limit (the top-level container is depth 1).
+    public var maxDepth = 512
+    /// Report entries listed at most (counts still include all).
+    public var maxReportEntries = 1_000
+
+    /// The defaults of API.md.
+    public init() {}
+}

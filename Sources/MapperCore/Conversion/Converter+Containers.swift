@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+
+extension Converter {
+    /// `array` and `set`: without an element type the array as is; with one, each element converted and dropped
+    /// (`element_dropped`, the cause in the message) when it gives no value or only the implicit default.
+    /// A set then removes elements whose output bytes equal an earlier element's.
+    mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool) -> TypeCoercion.Result {
+        guard let element else {
+            if deduplicate { return convertUntypedSet(ref) }
+            writeAny(ref)
+            return .value
+        }
+        let document = documents[ref.document]
+        let count = document.tokens[ref.index].count
+        out.append(.openBracket)
+        var kept: [Range<Int>] = []
+        var seen: [Int: [Int]] = [:]
+        var index = ref.index + 1
+        for i in 0..<count {
+            path.push(.index(i))
+            let elementStart = out.count
+            if !kept.isEmpty { out.append(.comma) }
+            let valueStart = out.count
+            let result = convert(ValueRef(document: ref.document, index: index), as: element)
+            if result.outcome != .value {
+                out.removeSubrange(elementStart...)
+                let cause = result.issue?.message ?? (result.outcome == .noValue ? "null" : "no value")
+                warn(Issue(code: .elementDropped, message: "element dropped: \(cause)"))
+            } else if deduplicate, isDuplicate(valueStart..<out.count, of: kept, seen: &seen) {
+                out.removeSubrange(elementStart...)
+                if let issue = result.issue { warn(issue) }
+            } else {
+                if let issue = result.issue { warn(issue) }
+                kept.append(valueStart..<out.count)
+            }
+            path.pop()
+            index = document.tokens[index].next
+        }
+        out.append(.closeBracket)
+        return .value
+    }
+
+    /// Whether `span` of `out` repeats a kept element; remembers it otherwise.
+    private func isDuplicate(_ span: Range<Int>, of kept: [Range<Int>], seen: inout [Int: [Int]]) -> Bool {
+        let bytes = out[span]
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let hash = hasher.finalize()
+        if let candidates = seen[hash], candidates.contains(where: { out[kept[$0]].elementsEqual(bytes) }) { return true }
+        seen[hash, default: []].append(kept.count)
+        return false
+    }
+
+    private mutating func convertUntypedSet(_ ref: ValueRef) -> TypeCoercion.Result {
+        let document = documents[ref.document]
+        out.append(.openBracket)
+        var kept: [Range<Int>] = []
+        var seen: [Int: [Int]] = [:]
+        var index = ref.index + 1
+        for i in 0..<document.tokens[ref.index].count {
+            path.push(.index(i))
+            let elementStart = out.count
+            if !kept.isEmpty { out.append(.comma) }
+            let valueStart = out.count
+            writeAny(ValueRef(document: ref.document, index: index))
+            if isDuplicate(valueStart..<out.count, of: kept, seen: &seen) { out.removeSubrange(elementStart...) } else {
+                kept.append(valueStart..<out.count)
+            }
+            path.pop()
+            index = document.tokens[index].next
+        }
+        out.append(.closeBracket)
+        return .value
+    }
+
+    /// `dictionary`: keys kept (duplicates resolved), each value converted as an element when typed.
+    mutating func convertDictionary(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
+        guard let element else {
+            writeAny(ref)
+            return .value
+        }
+        out.append(.openBrace)
+        var first = true
+        for member in resolvedMembers(ref) {
+            pushMember(document: ref.document, keyToken: member.key)
+            let memberStart = out.count
+            if !first { out.append(.comma) }
+            let document = documents[ref.document]
+            JSONStrings.writeQuoted(document.tokens[member.key], in: document.bytes, into: &out)
+            out.append(.colon)
+            let result = convert(ValueRef(document: ref.document, index: member.key + 1), as: element)
+            if result.outcome != .value {
+                out.removeSubrange(memberStart...)
+                let cause = result.issue?.message ?? (result.outcome == .noValue ? "null" : "no value")
+                warn(Issue(code: .elementDropped, message: "element dropped: \(cause)"))
+            } else {
+                if let issue = result.issue { warn(issue) }
+                first = false
+            }
+            path.pop()
+        }
+        out.append(.closeBrace)
+        return .value
+    }
+
+    /// The members of an object with duplicate keys resolved — the last value at the first key's position — as
+    /// key token indexes (value = key + 1). Records `duplicate_key` for each repeated key.
+    mutating func resolvedMembers(_ ref: ValueRef) -> [(key: Int, order: Int)] {
+        let document = documents[ref.document]
+        let count = document.tokens[ref.index].count
+        var members: [(key: Int, order: Int)] = []
+        members.reserveCapacity(count)
+        var index = ref.index + 1
+        for i in 0..<count {
+            members.append((index, i))
+            index = document.tokens[index + 1].next
+        }
+        guard count > 1 else { return members }
+        var positions: [[UInt8]: Int] = [:]
+        var result: [(key: Int, order: Int)] = []
+        var duplicates: [Int] = []
+        for member in members {
+            var key: [UInt8] = []
+            JSONStrings.decode(document.tokens[member.key], in: document.bytes, into: &key)
+            if let at = positions[key] {
+                result[at].key = member.key
+                duplicates.append(member.key)
+            } else {
+                positions[key] = result.count
+                result.append(member)
+            }
+        }
+        for keyToken in duplicates {
+            let key = String(decoding: documents.decodedKey(ref.document, keyToken), as: UTF8.self)
+            diagnostics.warn(memberPointer(ref.document, keyToken),
+                             Issue(code: .duplicateKey, message: "duplicate key \"\(key)\": the last value wins"))
+        }
+        return result
+    }
+
+    /// `any` and untyped containers: the value re-written canonically (compact, strings re-escaped, number text
+    /// and key order kept, duplicate keys resolved).
+    mutating func writeAny(_ ref: ValueRef) {
+        let document = documents[ref.document]
+        let token = document.tokens[ref.index]
+        switch token.kind {
+        case .null, .true, .false, .number: out.append(contentsOf: document.bytes[token.start..<token.end])
+        case .string: JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
+        case .array:
+            out.append(.openBracket)
+            var index = ref.index + 1
+            for i in 0..<token.count {
+                if i > 0 { out.append(.comma) }
+                path.push(.index(i))
+                writeAny(ValueRef(document: ref.document, index: index))
+                path.pop()
+                index = document.tokens[index].next
+            }
+            out.append(.closeBracket)
+        case .object:
+            out.append(.openBrace)
+            for (i, member) in resolvedMembers(ref).enumerated() {
+                if i > 0 { out.append(.comma) }
+                JSONStrings.writeQuoted(document.tokens[member.key], in: document.bytes, into: &out)
+                out.append(.colon)
+                pushMember(document: ref.document, keyToken: member.key)
+                writeAny(ValueRef(document: ref.document, index: member.key + 1))
+                path.pop()
+            }
+            out.append(.closeBrace)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+
+extension Converter {
+    /// Stage 3 of a model's report: `unknown_key` (under `unknownKeys: reject`) and `duplicate_key` entries for keys
+    /// that no property reads, sorted bytewise by key.
+    mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
+                                  unread: [Int], duplicated: [Int], frame: Int) {
+        let rejects = model.rejectsUnknownKeys
+        guard rejects || unread.count > 1 else { return }
+        let document = documents[object.document]
+        var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
+        var seen: [[UInt8]: Int] = [:]
+        for keyToken in unread {
+            var key: [UInt8] = []
+            JSONStrings.decode(document.tokens[keyToken], in: document.bytes, into: &key)
+            let name = String(decoding: key, as: UTF8.self)
+            let pointer = memberPointer(object.document, keyToken)
+            seen[key, default: 0] += 1
+            if seen[key] == 2 {
+                entries.append((key, .duplicateKey, pointer, "duplicate key \"\(name)\": the last value wins"))
+            }
+            if rejects, seen[key] == 1, declared.readTrie.children[key] == nil, model.readTrie.children[key] == nil {
+                entries.append((key, .unknownKey, pointer, "unknown key \"\(name)\""))
+            }
+        }
+        if rejects && !fromModel {
+            // Stray keys inside objects that a key path walks through.
+            for (key, node) in model.readTrie.children where !node.isTerminal {
+                guard let id = model.wireKeys.id(of: key), slots[frame + id] >= 0 else { continue }
+                collectStray(node, in: ValueRef(document: object.document, index: slots[frame + id] + 1), into: &entries)
+            }
+        }
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for entry in entries {
+            diagnostics.record(entry.path, entry.code, entry.message, isError: entry.code == .unknownKey || diagnostics.strict)
+        }
+    }
+
+    private mutating func collectStray(_ node: KeyTrie, in ref: ValueRef,
+                                       into entries: inout [(key: [UInt8], code: DiagnosticCode, path: String, message: String)]) {
+        let document = documents[ref.document]
+        let token = document.tokens[ref.index]
+        guard token.kind == .object else { return }
+        var index = ref.index + 1
+        for _ in 0..<token.count {
+            var key: [UInt8] = []
+            JSONStrings.decode(document.tokens[index], in: document.bytes, into: &key)
+            let pointer = memberPointer(ref.document, index)
+            if let child = node.children[key] {
+                if !child.isTerminal { collectStray(child, in: ValueRef(document: ref.document, index: index + 1), into: &entries) }
+            } else {
+                entries.append((key, .unknownKey, pointer, "unknown key \"\(String(decoding: key, as: UTF8.self))\""))
+            }
+            index = document.tokens[index + 1].next
+        }
+    }
+
+    /// The pointer of the member whose key token is `keyToken`, below the current path.
+    mutating func memberPointer(_ document: Int, _ keyToken: Int) -> String {
+        pushMember(document: document, keyToken: keyToken)
+        defer { path.pop() }
+        return path.render(documents)
+    }
+
+    /// Stage 4: `required` and `requireAny`.
+    mutating func checkRules(of model: CompiledModel, holds: [Bool]) {
+        for index in model.required where !holds[index] {
+            let property = model.properties[index]
+            let key = fromModel ? [Array(property.name.utf8)] : property.keys[0].components
+            let depth = path.depth
+            for component in key { path.push(.literal(component)) }
+            fail(.missingRequired, "\(property.name) is required")
+            path.truncate(to: depth)
+        }
+        for group in model.requireAny where !group.indexes.contains(where: { holds[$0] }) {
+            fail(.ruleFailed, "at least one of \(group.names.joined(separator: ", ")) must hold a value")
+        }
+    }
+
+    // MARK: - Constraints
+
+    /// Checks a converted value against its constraints; the value's canonical bytes start at `written`.
+    mutating func checkConstraints(_ c: CompiledConstraints, value: CompiledValue, token: JSONToken,
+                                   bytes: UnsafeRawBufferPointer, written: Int, instant: Instant) {
+        let canonical = Array(out[written...])
+        if case .date = value.kind {
+            if let minimum = c.minimumInstant, instant < minimum {
+                fail(.constraintFailed, "\(shown(canonical)) is before the minimum \(c.minimumText)")
+            }
+            if let maximum = c.maximumInstant, instant > maximum {
+                fail(.constraintFailed, "\(shown(canonical)) is after the maximum \(c.maximumText)")
+            }
+        } else if c.minimum != nil || c.maximum != nil, let lead = canonical.first, lead == UInt8(ascii: "-") || lead.isASCIIDigit {
+            canonical.withUnsafeBytes { number in
+                if let minimum = c.minimum, minimum.withUnsafeBytes({ NumberText.compare(number, $0) }) < 0 {
+                    fail(.constraintFailed, "\(shown(canonical)) is less than the minimum \(c.minimumText)")
+                }
+                if let maximum = c.maximum, maximum.withUnsafeBytes({ NumberText.compare(number, $0) }) > 0 {
+                    fail(.constraintFailed, "\(shown(canonical)) is greater than the maximum \(c.maximumText)")
+                }
+            }
+        }
+        if c.minLength != nil || c.maxLength != nil {
+            let length = Self.length(of: canonical, kind: value.kind)
+            if let minLength = c.minLength, length < minLength {
+                fail(.constraintFailed, "length \(length) is less than minLength \(minLength)")
+            }
+            if let maxLength = c.maxLength, length > maxLength {
+                fail(.constraintFailed, "length \(length) is greater than maxLength \(maxLength)")
+            }
+        }
+        if let pattern = c.pattern {
+            let text = Self.decodedString(canonical)
+            if !text.withUnsafeBytes({ pattern.matches($0) }) {
+                fail(.constraintFailed, "\(shown(canonical)) does not match the pattern \(pattern.source)")
+            }
+        }
+        if let options = c.enumValues, !options.contains(canonical) {
+            fail(.constraintFailed, "\(shown(canonical)) is not one of the allowed values")
+        }
+    }
+
+    private func shown(_ canonical: [UInt8]) -> String { ValueDescription.shown(canonical) }
+
+    /// Code points of a string, elements of a container (both read from canonical bytes).
+    static func length(of canonical: [UInt8], kind: CompiledValue.Kind) -> Int {
+        switch kind {
+        case .array, .set, .dictionary:
+            var tape = JSONTape()
+            let scanned: Bool = canonical.withUnsafeBytes { bytes in
+                do throws(JSONSyntaxError) {
+                    try JSONScanner.scan(bytes, into: &tape, maxDepth: 2048)
+                    return true
+                } catch { return false }
+            }
+            return scanned ? tape.tokens[0].count : 0
+        default:
+            return decodedString(canonical).reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        }
+    }
+
+    /// The decoded UTF-8 of a canonical JSON string (its escapes are only the canonical few).
+    static func decodedString(_ canonical: [UInt8]) -> [UInt8] {
+        var tape = JSONTape()
+        var decoded: [UInt8] = []
+        canonical.withUnsafeBytes { bytes in
+            do throws(JSONSyntaxError) {
+                try JSONScanner.scan(bytes, into: &tape, maxDepth: 1)
+                if tape.tokens[0].kind == .string { JSONStrings.decode(tape.tokens[0], in: bytes, into: &decoded) }
+            } catch {}
+        }
+        return decoded
+    }
+}

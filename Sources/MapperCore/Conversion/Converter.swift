@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// Converts tape values into canonical output bytes, property slot by property slot.
+///
+/// One `Converter` serves one conversion (one body, one batch element or one NDJSON line); it is a value type
+/// confined to the calling thread. It reads documents through `DocumentStack`, writes into `out`, and records
+/// every problem in `diagnostics` while carrying on (lax mode); only the caller decides what failure means.
+/// Recursion follows the data and is bounded by the nesting limit that the scanner already enforced.
+struct Converter {
+    let snapshot: RegistrySnapshot
+    let options: ConversionOptions
+    var documents: DocumentStack
+    var out: [UInt8] = []
+    var diagnostics: Diagnostics
+    var path = InputPath()
+    /// Per-object key slots (a stack of frames, one per model object being converted).
+    var slots: [Int] = []
+    /// The model built for each model object written, by the output offset of its `{` (for `compare`).
+    var builtAt: [Int: Int] = [:]
+    /// The model actually built for the root object, when `classForDictionary` picked another.
+    var rootBuilt: CompiledModel?
+
+    init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
+         tokens: UnsafeBufferPointer<JSONToken>) {
+        self.snapshot = snapshot
+        self.options = options
+        self.documents = DocumentStack(input: input, tokens: tokens)
+        self.diagnostics = Diagnostics(strict: options.mode == .strict)
+    }
+
+    var fromModel: Bool { options.input == .model }
+    var writesWire: Bool { options.output == .wire }
+
+    func token(_ ref: ValueRef) -> JSONToken { documents[ref.document].tokens[ref.index] }
+
+    mutating func warn(_ issue: Issue, extra: [UInt8]? = nil) {
+        diagnostics.warn(path.render(documents, appending: extra), issue)
+    }
+
+    mutating func fail(_ code: DiagnosticCode, _ message: String, extra: [UInt8]? = nil) {
+        diagnostics.record(path.render(documents, appending: extra), code, message, isError: true)
+    }
+
+    // MARK: - Values
+
+    /// Converts the value at `ref` as `value`, writing its bytes. Issues of scalars are returned, not recorded:
+    /// the caller records them, or replaces them with `element_dropped`.
+    mutating func convert(_ ref: ValueRef, as value: CompiledValue) -> TypeCoercion.Result {
+        let document = documents[ref.document]
+        let token = document.tokens[ref.index]
+        let bytes = document.bytes
+        let start = out.count
+        var instant = Instant(microseconds: 0)
+        var result: TypeCoercion.Result
+        switch value.kind {
+        case .model(let id):
+            guard token.kind == .object else {
+                if token.kind == .null { return .noValue }
+                return TypeCoercion.dropped(.wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
+            }
+            convertObject(ref, as: snapshot.model(id))
+            return .value
+        case .array(let element), .set(let element):
+            guard token.kind == .array else {
+                if token.kind == .null { return .noValue }
+                return TypeCoercion.dropped(.wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
+            }
+            result = convertArray(ref, element: element, deduplicate: value.isSet)
+        case .dictionary(let element):
+            guard token.kind == .object else {
+                if token.kind == .null { return .noValue }
+                return TypeCoercion.dropped(.wrongType, "expected dictionary, got \(ValueDescription.describe(token, in: bytes))")
+            }
+            result = convertDictionary(ref, element: element)
+        case .any:
+            if token.kind == .null { return .noValue }
+            writeAny(ref)
+            result = .value
+        default:
+            result = withText(token, bytes) { text, out in
+                switch value.kind {
+                case .bool, .integer, .float, .double: TypeCoercion.numeric(token, bytes, text: text, as: value, into: &out)
+                case .number: TypeCoercion.numberText(token, bytes, text: text, as: value, into: &out)
+                case .decimal: TypeCoercion.decimal(token, bytes, text: text, as: value, into: &out)
+                case .string: TypeCoercion.string(token, bytes, as: value, into: &out)
+                case .url: TypeCoercion.url(token, bytes, text: text, into: &out)
+                case .data: TypeCoercion.data(token, bytes, text: text, as: value, into: &out)
+                case .date: TypeCoercion.date(token, bytes, text: text, as: value, fromModel: fromModel,
+                                              instant: &instant, into: &out)
+                default: preconditionFailure("unreachable")
+                }
+            }
+        }
+        if result.outcome == .value, let constraints = value.constraints {
+            checkConstraints(constraints, value: value, token: token, bytes: bytes, written: start, instant: instant)
+        }
+        return result
+    }
+
+    /// Calls `body` with a string token's decoded bytes (the raw slice when it has no escapes; empty for others).
+    private mutating func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer,
+                                   _ body: (UnsafeRawBufferPointer, inout [UInt8]) -> TypeCoercion.Result)
+        -> TypeCoercion.Result
+    {
+        guard token.kind == .string else { return body(UnsafeRawBufferPointer(start: nil, count: 0), &out) }
+        guard token.hasEscapes else {
+            return body(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), &out)
+        }
+        var decoded: [UInt8] = []
+        JSONStrings.decode(token, in: bytes, into: &decoded)
+        return decoded.withUnsafeBytes { body($0, &out) }
+    }
+}
+
+extension CompiledValue {
+    var isSet: Bool {
+        if case .set = kind { return true }
+        return false
+    }
+}

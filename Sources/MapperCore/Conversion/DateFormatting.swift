@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Date output (SEMANTICS.md, `date`): every form appends bytes to the caller's buffer and allocates nothing.
+//
+//     iso8601      2015-09-03T16:12:21Z   …21.500Z   …21.123456Z     (UTC; 0, 3 or 6 fraction digits)
+//     epoch        1441296741   1441296741.5   -0.000001              (seconds, exact, no trailing zeros)
+//     epochMillis  1441296741500   -1                                 (floor: sub-millisecond part toward the past)
+//
+// iso8601 and patterns are written as raw text; the caller adds the quotes of the JSON string.
+
+/// Writing dates in their output formats.
+enum DateFormatting {
+    /// RFC 3339 in UTC with "Z": fraction written with 3 digits when the time has whole milliseconds, 6 when it has
+    /// microseconds, none when neither ("2015-09-03T16:12:21Z", "…21.500Z", "…21.123456Z").
+    static func writeISO8601(_ i: Instant, into out: inout [UInt8]) {
+        let date = DateFields(i)
+        writeDigits(date.year, width: 4, into: &out)
+        out.append(UInt8(ascii: "-"))
+        writeDigits(date.month, width: 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        writeDigits(date.day, width: 2, into: &out)
+        out.append(UInt8(ascii: "T"))
+        writeDigits(date.hour, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        writeDigits(date.minute, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        writeDigits(date.second, width: 2, into: &out)
+        if date.microsecond % 1000 != 0 {
+            out.append(UInt8(ascii: "."))
+            writeDigits(date.microsecond, width: 6, into: &out)
+        } else if date.microsecond != 0 {
+            out.append(UInt8(ascii: "."))
+            writeDigits(date.microsecond / 1000, width: 3, into: &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Seconds as a plain decimal: integral when no fraction, else fraction digits up to microseconds, no trailing
+    /// zeros ("1441296741.5"); negative instants too ("-0.5" is half a second before the epoch).
+    static func writeEpochSeconds(_ i: Instant, into out: inout [UInt8]) {
+        if i.microseconds < 0 {
+            out.append(UInt8(ascii: "-"))
+        }
+        let magnitude = i.microseconds.magnitude
+        writeDecimal(magnitude / 1_000_000, into: &out)
+        var fraction = magnitude % 1_000_000
+        guard fraction != 0 else { return }
+        var width = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        out.append(UInt8(ascii: "."))
+        writeDigits(Int(fraction), width: width, into: &out)
+    }
+
+    /// Integer milliseconds, sub-millisecond part truncated toward the past (floor, also for negative instants).
+    static func writeEpochMillis(_ i: Instant, into out: inout [UInt8]) {
+        var millis = i.microseconds / 1000
+        if i.microseconds % 1000 < 0 {
+            millis -= 1
+        }
+        if millis < 0 {
+            out.append(UInt8(ascii: "-"))
+        }
+        writeDecimal(millis.magnitude, into: &out)
+    }
+
+    /// Writes `instant` in `format` (epoch forms are JSON numbers, iso8601 and patterns are written as raw text
+    /// WITHOUT quotes; the caller quotes).
+    static func write(_ instant: Instant, as format: DateFormat, into out: inout [UInt8]) {
+        switch format {
+        case .iso8601: writeISO8601(instant, into: &out)
+        case .epoch: writeEpochSeconds(instant, into: &out)
+        case .epochMillis: writeEpochMillis(instant, into: &out)
+        case .pattern(let pattern): pattern.format(instant, into: &out)
+        }
+    }
+
+    // MARK: - Digits
+
+    /// Appends a non-negative `value` zero-padded to at least `width` digits.
+    static func writeDigits(_ value: Int, width: Int, into out: inout [UInt8]) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        for _ in digits..<Swift.max(width, digits) {
+            out.append(UInt8(ascii: "0"))
+        }
+        writeDecimal(UInt64(value), into: &out)
+    }
+
+    /// Appends `value` in decimal, without padding.
+    static func writeDecimal(_ value: UInt64, into out: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 {
+            divisor *= 10
+        }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Appends the bytes of a static ASCII text.
+    static func writeText(_ text: StaticString, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}

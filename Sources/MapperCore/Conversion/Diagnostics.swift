@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// One report entry: where in the input, what code, and a sentence.
+public struct Diagnostic: Sendable, Equatable, Hashable {
+    /// RFC 6901 JSON Pointer into the input.
+    public var path: String
+    /// The stable code.
+    public var code: DiagnosticCode
+    /// One sentence for people.
+    public var message: String
+    /// Errors fail the model; warnings do not.
+    public var isError: Bool
+}
+
+/// The collector threaded through a conversion: lax mode records every problem and carries on.
+///
+/// Entries arrive in report order (depth-first, SEMANTICS.md "Reports"); identical entries are kept once. In strict
+/// mode every warning is recorded as an error with the same code and path.
+struct Diagnostics {
+    let strict: Bool
+    private(set) var entries: [Diagnostic] = []
+    private var seen = Set<Diagnostic>()
+    private(set) var errorCount = 0
+
+    init(strict: Bool) { self.strict = strict }
+
+    var warningCount: Int { entries.count - errorCount }
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func warn(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: strict) }
+    mutating func error(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: true) }
+
+    mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
+        let entry = Diagnostic(path: path, code: code, message: message, isError: isError)
+        guard seen.insert(entry).inserted else { return }
+        entries.append(entry)
+        if isError { errorCount += 1 }
+    }
+
+    /// Adds another collector's entries with `prefix` in front of each path (batch elements, compare sides).
+    mutating func append(_ other: Diagnostics, prefix: String) {
+        for entry in other.entries { record(prefix + entry.path, entry.code, entry.message, isError: entry.isError) }
+    }
+
+    /// Removes entries recorded since `mark` (an element whose warnings are replaced by `element_dropped`).
+    mutating func rollback(to mark: Int) {
+        while entries.count > mark {
+            let entry = entries.removeLast()
+            seen.remove(entry)
+            if entry.isError { errorCount -= 1 }
+        }
+    }
+}

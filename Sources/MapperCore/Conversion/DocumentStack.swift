@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The JSON documents one conversion reads from: the request body (document 0) and any objects rebuilt by
+/// `willTransform` (documents 1…), each a byte buffer with its tape.
+///
+/// Rebuilt documents own copies of their bytes and tokens so their addresses stay fixed while the conversion runs.
+struct DocumentStack {
+    struct Document {
+        let bytes: UnsafeRawBufferPointer
+        let tokens: UnsafeBufferPointer<JSONToken>
+        /// Input pointers of values that came from elsewhere (renamed keys, injected defaults), by token index.
+        var origins: [Int: String] = [:]
+    }
+
+    private(set) var documents: [Document]
+    private var owned: [OwnedDocument] = []
+
+    init(input bytes: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<JSONToken>) {
+        documents = [Document(bytes: bytes, tokens: tokens)]
+    }
+
+    subscript(_ index: Int) -> Document { documents[index] }
+
+    /// Adds a rebuilt document; returns its index.
+    mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String]) -> Int {
+        let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
+        owned.append(document)
+        documents.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
+                                  tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count]),
+                                  origins: origins))
+        return documents.count - 1
+    }
+
+    func decodedKey(_ document: Int, _ token: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONStrings.decode(documents[document].tokens[token], in: documents[document].bytes, into: &out)
+        return out
+    }
+}
+
+/// Heap copies of a rebuilt document, freed when the conversion ends.
+private final class OwnedDocument {
+    let bytes: UnsafeMutableRawBufferPointer
+    let tokens: UnsafeMutableBufferPointer<JSONToken>
+
+    init(bytes source: [UInt8], tokens source2: [JSONToken]) {
+        bytes = .allocate(byteCount: max(source.count, 1), alignment: 8)
+        source.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        tokens = .allocate(capacity: max(source2.count, 1))
+        _ = tokens.initialize(from: source2)
+    }
+
+    deinit {
+        bytes.deallocate()
+        tokens.deallocate()
+    }
+}
+
+/// A value in one of the documents.
+struct ValueRef: Equatable {
+    var document: Int
+    var index: Int
+}

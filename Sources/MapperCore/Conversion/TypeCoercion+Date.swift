@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+
+extension TypeCoercion {
+    /// `date`: strings by the property's input formats, then the built-in ones; numbers as Unix seconds (or
+    /// milliseconds when `epochMillis` is an input format). With `fromModel`, the output format is tried first and
+    /// an epoch output format makes numbers expected, not `coerced` (API.md, `from=model`).
+    /// `instant` receives the parsed instant for constraint checks.
+    static func date(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                     as target: CompiledValue, fromModel: Bool, instant: inout Instant,
+                     into out: inout [UInt8]) -> Result {
+        let found = { ValueDescription.describe(token, in: bytes) }
+        let formats = fromModel ? [target.dateOutput] + target.dateInput : target.dateInput
+        let epochDeclared = formats.contains { $0 == .epoch || $0 == .epochMillis }
+        let millis = formats.first { $0 == .epoch || $0 == .epochMillis } == .epochMillis
+        var reading = DateReading.invalid
+        var isCoerced = false
+        switch token.kind {
+        case .null: return .noValue
+        case .number:
+            reading = DateFormatting.readEpoch(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]),
+                                               millis: millis)
+            isCoerced = !epochDeclared
+        case .string:
+            for format in formats {
+                switch format {
+                case .pattern(let pattern): reading = pattern.parse(text)
+                case .iso8601: reading = BuiltinDateParser.parse(text)
+                case .epoch, .epochMillis:
+                    let trimmed = NumberText.trimmingJSONWhitespace(text)
+                    if NumberText.isJSONNumber(trimmed) {
+                        reading = DateFormatting.readEpoch(trimmed, millis: format == .epochMillis)
+                        isCoerced = reading != .invalid
+                    }
+                }
+                if reading != .invalid { break }
+            }
+            if reading == .invalid { reading = BuiltinDateParser.parse(text) }
+        default:
+            return dropped(.wrongType, "expected date, got \(found())")
+        }
+        guard case .instant(let parsed, let truncated) = reading else {
+            return dropped(.invalidDate, "\(found()) is not a valid date")
+        }
+        instant = parsed
+        let start = out.count
+        let quoted: Bool
+        switch target.dateOutput {
+        case .iso8601, .pattern: quoted = true
+        case .epoch, .epochMillis: quoted = false
+        }
+        if quoted { out.append(.quote) }
+        DateFormatting.write(parsed, as: target.dateOutput, into: &out)
+        if quoted { out.append(.quote) }
+        let shown = String(decoding: out[start...], as: UTF8.self)
+        if truncated {
+            return Result(outcome: .value, issue: Issue(code: .fractionTruncated,
+                message: "\(found()) truncated to microseconds: \(shown)"))
+        }
+        if isCoerced {
+            return Result(outcome: .value, issue: Issue(code: .coerced, message: "\(found()) converted to date \(shown)"))
+        }
+        return .value
+    }
+}

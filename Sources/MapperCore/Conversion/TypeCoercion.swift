@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The coercion matrix of SEMANTICS.md — JSON kind × target type — and nothing else.
+///
+/// | target      | number                         | true/false     | string                                   | null                | array/object |
+/// |-------------|--------------------------------|----------------|------------------------------------------|---------------------|--------------|
+/// | bool        | ≠0 true (coerced unless 0/1)   | as is          | YYModel table; number string (coerced)   | false (null_to_default) | false (wrong_type) |
+/// | integers    | exact; fraction truncated; range | 1/0 (coerced) | table; number string (coerced)          | 0 (null_to_default) | 0 (wrong_type) |
+/// | float/double| nearest; ±inf → out_of_range   | 1/0 (coerced)  | table; number string (coerced)           | 0 (null_to_default) | 0 (wrong_type) |
+/// | number      | text kept                      | kept           | table; number string → its text (coerced)| no value            | dropped (wrong_type) |
+/// | decimal     | exact ≤ 38 digits              | 1/0 (coerced)  | number string (coerced); no table        | no value            | dropped (wrong_type) |
+/// | string      | its text (coerced)             | "true"/"false" (coerced) | as is                          | no value            | dropped (wrong_type) |
+/// | date, url, data | see their functions below; null → no value; other kinds → dropped (wrong_type)            |
+///
+/// Each function writes the canonical output bytes into `out` and returns what happened; it never records a
+/// diagnostic itself (`Issue` goes back to the converter, which knows whether the value is an element).
+enum TypeCoercion {
+    /// What one value's conversion gave.
+    enum Outcome: Equatable {
+        /// A value was written.
+        case value
+        /// Nothing was written (omitted; a declared default may apply when `issue` says it was dropped).
+        case noValue
+        /// A numeric type's implicit `0` / `false` was written: output, but not a value.
+        case implicitDefault
+    }
+
+    struct Result {
+        var outcome: Outcome
+        var issue: Issue?
+        static let value = Result(outcome: .value, issue: nil)
+        static let noValue = Result(outcome: .noValue, issue: nil)
+    }
+
+    /// The YYModel string table: exact, case-sensitive, untrimmed.
+    enum TableEntry { case yes, no, null }
+
+    static func tableEntry(_ s: UnsafeRawBufferPointer) -> TableEntry? {
+        switch s.count {
+        case 2: return s.elementsEqual("no".utf8) || s.elementsEqual("No".utf8) || s.elementsEqual("NO".utf8) ? .no : nil
+        case 3:
+            if s.elementsEqual("yes".utf8) || s.elementsEqual("Yes".utf8) || s.elementsEqual("YES".utf8) { return .yes }
+            if s.elementsEqual("nil".utf8) || s.elementsEqual("Nil".utf8) || s.elementsEqual("NIL".utf8) { return .null }
+            return nil
+        case 4:
+            if s.elementsEqual("true".utf8) || s.elementsEqual("True".utf8) || s.elementsEqual("TRUE".utf8) { return .yes }
+            if s.elementsEqual("null".utf8) || s.elementsEqual("Null".utf8) || s.elementsEqual("NULL".utf8) { return .null }
+            return nil
+        case 5: return s.elementsEqual("false".utf8) || s.elementsEqual("False".utf8) || s.elementsEqual("FALSE".utf8) ? .no : nil
+        case 6:
+            return ["(null)", "(Null)", "(NULL)", "<null>", "<Null>", "<NULL>"].contains { s.elementsEqual($0.utf8) }
+                ? .null : nil
+        default: return nil
+        }
+    }
+
+    // MARK: - Numeric targets
+
+    /// `bool`, integer types, `float` and `double`. `text` is the decoded string for string tokens.
+    static func numeric(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                        as target: CompiledValue, into out: inout [UInt8]) -> Result {
+        let start = out.count
+        func implicit(_ code: DiagnosticCode, _ message: String) -> Result {
+            writeZero(target, into: &out)
+            return Result(outcome: .implicitDefault, issue: Issue(code: code, message: message))
+        }
+        func found() -> String { ValueDescription.describe(token, in: bytes) }
+        switch token.kind {
+        case .number:
+            return number(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: target,
+                          coerced: false, found: found, into: &out)
+        case .true, .false:
+            let isTrue = token.kind == .true
+            if case .bool = target.kind {
+                out.append(contentsOf: (isTrue ? "true" : "false").utf8)
+                return .value
+            }
+            out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            return coerced(found(), target, out, from: start)
+        case .string:
+            switch tableEntry(text) {
+            case .yes?, .no?:
+                let isTrue = tableEntry(text) == .yes
+                if case .bool = target.kind { out.append(contentsOf: (isTrue ? "true" : "false").utf8) } else {
+                    out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+                }
+                return coerced(found(), target, out, from: start)
+            case .null?:
+                return implicit(.nullToDefault, "\(found()) is a null spelling; \(target.typeName) left at its default")
+            case nil:
+                let trimmed = NumberText.trimmingJSONWhitespace(text)
+                guard NumberText.isJSONNumber(trimmed) else {
+                    return implicit(.notANumber, "expected \(target.typeName), got \(found())")
+                }
+                return number(trimmed, as: target, coerced: true, found: found, into: &out)
+            }
+        case .null:
+            return implicit(.nullToDefault, "null converted to the \(target.typeName) default")
+        case .array, .object:
+            return implicit(.wrongType, "expected \(target.typeName), got \(found())")
+        }
+    }
+
+    /// A grammar-valid number text into a numeric target.
+    private static func number(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
+                               found: () -> String, into out: inout [UInt8]) -> Result {
+        let start = out.count
+        switch target.kind {
+        case .bool:
+            let isZero = NumberText.isZero(text)
+            out.append(contentsOf: (isZero ? "false" : "true").utf8)
+            return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(found(), target, out, from: start) : .value
+        case .integer(let range):
+            switch NumberText.readInteger(text, min: range.lowerBound, max: range.upperBound) {
+            case .outOfRange:
+                writeZero(target, into: &out)
+                return Result(outcome: .implicitDefault,
+                              issue: Issue(code: .outOfRange, message: "\(found()) is out of range for \(target.typeName)"))
+            case .value(let value, let truncated):
+                FloatFormatting.writeInteger(value, into: &out)
+                if isCoerced { return coerced(found(), target, out, from: start) }
+                if truncated {
+                    return Result(outcome: .value, issue: Issue(code: .fractionTruncated, message:
+                        "\(found()) truncated to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
+                }
+                return .value
+            }
+        case .float:
+            let value = FloatFormatting.readFloat(text)
+            guard value.isFinite else { return outOfRange(target, found(), into: &out) }
+            FloatFormatting.write(value, into: &out)
+        case .double:
+            let value = FloatFormatting.readDouble(text)
+            guard value.isFinite else { return outOfRange(target, found(), into: &out) }
+            FloatFormatting.write(value, into: &out)
+        default:
+            preconditionFailure("numeric coercion called for \(target.typeName)")
+        }
+        return isCoerced ? coerced(found(), target, out, from: start) : .value
+    }
+
+    private static func outOfRange(_ target: CompiledValue, _ found: String, into out: inout [UInt8]) -> Result {
+        writeZero(target, into: &out)
+        return Result(outcome: .implicitDefault,
+                      issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
+    }
+
+    private static func coerced(_ found: String, _ target: CompiledValue, _ out: [UInt8], from start: Int) -> Result {
+        Result(outcome: .value, issue: Issue(code: .coerced, message:
+            "\(found) converted to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
+    }
+
+    static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {
+        if case .bool = target.kind { out.append(contentsOf: "false".utf8) } else { out.append(UInt8(ascii: "0")) }
+    }
+
+    // MARK: - number, decimal, string
+
+    static func numberText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                           as target: CompiledValue, into out: inout [UInt8]) -> Result {
+        let start = out.count
+        switch token.kind {
+        case .number:
+            out.append(contentsOf: bytes[token.start..<token.end])
+            return .value
+        case .true: out.append(contentsOf: "true".utf8); return .value
+        case .false: out.append(contentsOf: "false".utf8); return .value
+        case .null: return .noValue
+        case .array, .object: return dropped(.wrongType, "expected number, got \(ValueDescription.describe(token, in: bytes))")
+        case .string:
+            switch tableEntry(text) {
+            case .yes?: out.append(contentsOf: "true".utf8)
+            case .no?: out.append(contentsOf: "false".utf8)
+            case .null?: return .noValue
+            case nil:
+                let trimmed = NumberText.trimmingJSONWhitespace(text)
+                guard NumberText.isJSONNumber(trimmed) else {
+                    return dropped(.notANumber, "expected number, got \(ValueDescription.describe(token, in: bytes))")
+                }
+                out.append(contentsOf: trimmed)
+            }
+            return coerced(ValueDescription.describe(token, in: bytes), target, out, from: start)
+        }
+    }
+
+    static func decimal(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                        as target: CompiledValue, into out: inout [UInt8]) -> Result {
+        let start = out.count
+        let found = { ValueDescription.describe(token, in: bytes) }
+        switch token.kind {
+        case .number:
+            guard let value = DecimalValue(jsonNumber: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
+            else { return dropped(.outOfRange, "\(found()) has more than 38 significant digits") }
+            value.write(into: &out)
+            return .value
+        case .true, .false:
+            out.append(token.kind == .true ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+            return coerced(found(), target, out, from: start)
+        case .null: return .noValue
+        case .array, .object: return dropped(.wrongType, "expected decimal, got \(found())")
+        case .string:
+            let trimmed = NumberText.trimmingJSONWhitespace(text)
+            guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found())") }
+            guard let value = DecimalValue(jsonNumber: trimmed) else {
+                return dropped(.outOfRange, "\(found()) has more than 38 significant digits")
+            }
+            value.write(into: &out)
+            return coerced(found(), target, out, from: start)
+        }
+    }
+
+    static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as target: CompiledValue,
+                       into out: inout [UInt8]) -> Result {
+        let start = out.count
+        switch token.kind {
+        case .string:
+            JSONStrings.writeQuoted(token, in: bytes, into: &out)
+            return .value
+        case .number:
+            out.append(.quote)
+            out.append(contentsOf: bytes[token.start..<token.end])
+            out.append(.quote)
+        case .true: out.append(contentsOf: "\"true\"".utf8)
+        case .false: out.append(contentsOf: "\"false\"".utf8)
+        case .null: return .noValue
+        case .array, .object:
+            return dropped(.wrongType, "expected string, got \(ValueDescription.describe(token, in: bytes))")
+        }
+        return coerced(ValueDescription.describe(token, in: bytes), target, out, from: start)
+    }
+
+    static func dropped(_ code: DiagnosticCode, _ message: String) -> Result {
+        Result(outcome: .noValue, issue: Issue(code: code, message: message))
+    }
+
+    // MARK: - url, data
+
+    static func url(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                    into out: inout [UInt8]) -> Result {
+        switch token.kind {
+        case .null: return .noValue
+        case .string:
+            let trimmed = NumberText.trimmingJSONWhitespace(text)
+            if trimmed.isEmpty { return .noValue }
+            guard URIReference.isValid(trimmed) else {
+                return dropped(.invalidURL, "\(ValueDescription.describe(token, in: bytes)) is not a valid URL")
+            }
+            JSONStrings.writeQuoted(trimmed, into: &out)
+            return .value
+        default: return dropped(.wrongType, "expected url, got \(ValueDescription.describe(token, in: bytes))")
+        }
+    }
+
+    static func data(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+                     as target: CompiledValue, into out: inout [UInt8]) -> Result {
+        switch token.kind {
+        case .null: return .noValue
+        case .string where !target.base64:
+            JSONStrings.writeQuoted(token, in: bytes, into: &out)
+            return .value
+        case .string:
+            guard let decoded = Base64.decode(text) else {
+                return dropped(.invalidBase64, "\(ValueDescription.describe(token, in: bytes)) is not valid base64")
+            }
+            out.append(.quote)
+            Base64.encode(decoded, into: &out)
+            out.append(.quote)
+            return .value
+        default: return dropped(.wrongType, "expected data, got \(ValueDescription.describe(token, in: bytes))")
+        }
+    }
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// RFC 3986 §4.1 `URI-reference` validation for `url` properties (SEMANTICS.md `url`: "it must match RFC 3986
+// `URI-reference` exactly as given — ASCII only, no percent-encoding or IDNA repair").
+//
+// A left-to-right pass over the bytes with no allocation and no backtracking: the only look-aheads (the scheme,
+// the first segment, the end of the authority, its "@" and "]") each rescan a stretch at most once, so the
+// time is linear. The grammar is deterministic once two facts are used:
+//
+// - A leading `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"` can only be a scheme: read as a relative-ref
+//   it would be a `path-noscheme` whose first segment contains ":", which §4.2 forbids. So
+//   `mailto:x@y` is a URI, and `1http:x` (no scheme: it starts with a digit) is an invalid relative-ref.
+// - Every path form is "`pchar`s and `/`" up to `?`, `#` or the end; the forms differ only in how they may
+//   start, which is already fixed by what came before (after an authority the path is `path-abempty`;
+//   `path-absolute` is a path starting with one `/`, since `//` opened an authority; without a scheme the
+//   first segment may not contain `:`).
+//
+//     http://user@[::1]:80/a/b?q=1#frag
+//     └┬─┘  └────┬──────────┘└┬─┘└┬┘└┬─┘
+//    scheme  authority      path query fragment
+//
+// The authority ends at the first `/`, `?`, `#` (none of which it may contain) or the end; inside it the
+// first `@` ends the userinfo, and a host is an `IP-literal` in brackets or a `reg-name` (which includes
+// every `IPv4address`, so dotted quads need no separate check there). Zone identifiers (RFC 6874 `%25`)
+// are not part of RFC 3986 and are rejected.
+
+/// RFC 3986 `URI-reference` syntax check.
+enum URIReference {
+    /// True when `text` matches RFC 3986 §4.1 `URI-reference` (= `URI / relative-ref`) exactly.
+    static func isValid(_ text: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var hasScheme = false
+        if let colon = schemeEnd(text) {
+            hasScheme = true
+            index = colon + 1
+        }
+
+        // hier-part / relative-part: "//" authority path-abempty, or a path without authority.
+        if text.count - index >= 2, text[index] == Byte.slash, text[index + 1] == Byte.slash {
+            var end = index + 2
+            while end < text.count, !Byte.isComponentDelimiter(text[end]) { end += 1 }
+            guard isAuthority(text, from: index + 2, to: end) else { return false }
+            index = end
+        } else if !hasScheme {
+            // §4.2: path-noscheme — the first segment of a relative path contains no ":".
+            var scan = index
+            while scan < text.count, !Byte.isComponentDelimiter(text[scan]) {
+                if text[scan] == Byte.colon { return false }
+                scan += 1
+            }
+        }
+        // path: *( pchar / "/" )
+        guard let pathEnd = scan(text, from: index, allowing: { $0 == Byte.slash }) else { return false }
+        index = pathEnd
+        // [ "?" query ], query = *( pchar / "/" / "?" )
+        if index < text.count, text[index] == Byte.question {
+            guard let queryEnd = scan(text, from: index + 1, allowing: { $0 == Byte.slash || $0 == Byte.question })
+            else { return false }
+            index = queryEnd
+        }
+        // [ "#" fragment ], fragment = *( pchar / "/" / "?" )
+        if index < text.count, text[index] == Byte.hash {
+            guard let fragmentEnd = scan(text, from: index + 1, allowing: { $0 == Byte.slash || $0 == Byte.question })
+            else { return false }
+            index = fragmentEnd
+        }
+        return index == text.count
+    }
+
+    // MARK: - Scheme and generic characters
+
+    /// The index of the ":" ending `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, if `text` starts
+    /// with one.
+    private static func schemeEnd(_ text: UnsafeRawBufferPointer) -> Int? {
+        guard let first = text.first, Byte.isASCIIAlpha(first) else { return nil }
+        var index = 1
+        while index < text.count {
+            let byte = text[index]
+            if byte == Byte.colon { return index }
+            guard
+                Byte.isASCIIAlpha(byte) || Byte.isASCIIDigit(byte) || byte == Byte.plus || byte == Byte.minus
+                    || byte == Byte.dot
+            else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Consumes `*( pchar / extra )` from `start`; returns where it stopped, or `nil` on a malformed
+    /// `pct-encoded`. The caller decides whether the byte it stopped at may follow.
+    private static func scan(
+        _ text: UnsafeRawBufferPointer, from start: Int, allowing extra: (UInt8) -> Bool
+    ) -> Int? {
+        var index = start
+        while index < text.count {
+            let byte = text[index]
+            if byte == Byte.percent {
+                guard isPercentEncoded(text, at: index) else { return nil }
+                index += 3
+            } else if Byte.isUnreserved(byte) || Byte.isSubDelim(byte) || byte == Byte.colon || byte == Byte.at
+                || extra(byte)
+            {
+                index += 1
+            } else {
+                return index
+            }
+        }
+        return index
+    }
+
+    /// `pct-encoded = "%" HEXDIG HEXDIG`, starting at `index`.
+    private static func isPercentEncoded(_ text: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        text.count - index >= 3 && Byte.isHexDigit(text[index + 1]) && Byte.isHexDigit(text[index + 2])
+    }
+
+    // MARK: - Authority
+
+    /// `authority = [ userinfo "@" ] host [ ":" port ]` over `text[start..<end]`.
+    private static func isAuthority(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        var index = start
+        // userinfo = *( unreserved / pct-encoded / sub-delims / ":" ); neither it nor the host holds "@".
+        var at = start
+        while at < end, text[at] != Byte.at { at += 1 }
+        if at < end {
+            guard isRun(text, from: start, to: at, allowingColon: true) else { return false }
+            index = at + 1
+        }
+        // host = IP-literal / IPv4address / reg-name
+        if index < end, text[index] == Byte.openBracket {
+            var close = index + 1
+            while close < end, text[close] != Byte.closeBracket { close += 1 }
+            guard close < end, isIPLiteralBody(text, from: index + 1, to: close) else { return false }
+            index = close + 1
+        } else {
+            // reg-name = *( unreserved / pct-encoded / sub-delims ); it stops at the port's ":".
+            var hostEnd = index
+            while hostEnd < end, text[hostEnd] != Byte.colon { hostEnd += 1 }
+            guard isRun(text, from: index, to: hostEnd, allowingColon: false) else { return false }
+            index = hostEnd
+        }
+        // [ ":" port ], port = *DIGIT
+        guard index < end else { return true }
+        guard text[index] == Byte.colon else { return false }
+        index += 1
+        while index < end {
+            guard Byte.isASCIIDigit(text[index]) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// True when `text[start..<end]` is `*( unreserved / pct-encoded / sub-delims [ / ":" ] )`.
+    private static func isRun(
+        _ text: UnsafeRawBufferPointer, from start: Int, to end: Int, allowingColon: Bool
+    ) -> Bool {
+        var index = start
+        while index < end {
+            let byte = text[index]
+            if byte == Byte.percent {
+                guard end - index >= 3, isPercentEncoded(text, at: index) else { return false }
+                index += 3
+            } else if Byte.isUnreserved(byte) || Byte.isSubDelim(byte) || (allowingColon && byte == Byte.colon) {
+                index += 1
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    // MARK: - IP literals
+
+    /// The inside of `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`.
+    private static func isIPLiteralBody(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        // ABNF quoted strings are case-insensitive (RFC 5234 §2.3), so "v" also matches "V".
+        if start < end, text[start] | Byte.caseBit == UInt8(ascii: "v") {
+            return isIPvFuture(text, from: start + 1, to: end)
+        }
+        return isIPv6Address(text, from: start, to: end)
+    }
+
+    /// `IPvFuture` after its "v": `1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+    private static func isIPvFuture(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end, Byte.isHexDigit(text[index]) { index += 1 }
+        guard index > start, index < end, text[index] == Byte.dot else { return false }
+        index += 1
+        guard index < end else { return false }
+        while index < end {
+            let byte = text[index]
+            guard Byte.isUnreserved(byte) || Byte.isSubDelim(byte) || byte == Byte.colon else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// RFC 3986 §3.2.2 `IPv6address`, over `text[start..<end]`.
+    ///
+    /// The nine ABNF alternatives come down to: pieces are `h16` (1–4 hex digits) separated by ":"; an
+    /// `IPv4address` may only be the last piece and counts as two (the `ls32` rule); "::" may appear at most
+    /// once, at the start, between pieces or at the end, and stands for at least one zero piece. Without
+    /// "::" there are exactly 8 pieces, with it at most 7.
+    private static func isIPv6Address(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        var index = start
+        var pieces = 0
+        var elided = false
+        if end - index >= 2, text[index] == Byte.colon, text[index + 1] == Byte.colon {
+            elided = true
+            index += 2
+        }
+        while index < end {
+            var digitsEnd = index
+            while digitsEnd < end, Byte.isHexDigit(text[digitsEnd]), digitsEnd - index < 5 { digitsEnd += 1 }
+            if digitsEnd < end, text[digitsEnd] == Byte.dot {
+                // ls32's IPv4address: it must run to the end of the literal.
+                guard isIPv4Address(text, from: index, to: end) else { return false }
+                pieces += 2
+                break
+            }
+            let digits = digitsEnd - index
+            guard digits >= 1, digits <= 4 else { return false }
+            pieces += 1
+            guard pieces <= 8 else { return false }
+            index = digitsEnd
+            guard index < end else { break }
+            // After a piece: ":" then another piece, or "::" (once) then optionally more pieces.
+            guard text[index] == Byte.colon else { return false }
+            index += 1
+            if index < end, text[index] == Byte.colon {
+                guard !elided else { return false }
+                elided = true
+                index += 1
+            } else if index == end {
+                return false  // a lone trailing ":"
+            }
+        }
+        return elided ? pieces <= 7 : pieces == 8
+    }
+
+    /// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`, exactly `text[start..<end]`.
+    private static func isIPv4Address(_ text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        var index = start
+        for octet in 0..<4 {
+            if octet > 0 {
+                guard index < end, text[index] == Byte.dot else { return false }
+                index += 1
+            }
+            // dec-octet = DIGIT / %x31-39 DIGIT / "1" 2DIGIT / "2" %x30-34 DIGIT / "25" %x30-35:
+            // 0–255 with no leading zero.
+            var value = 0
+            let digitsStart = index
+            while index < end, Byte.isASCIIDigit(text[index]), index - digitsStart < 3 {
+                value = value * 10 + Int(text[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            let digits = index - digitsStart
+            guard digits >= 1, value <= 255, digits == 1 || text[digitsStart] != UInt8(ascii: "0") else {
+                return false
+            }
+        }
+        return index == end
+    }
+
+    // MARK: - Character classes (RFC 3986 §2)
+
+    /// Named bytes and the character classes of the grammar. Kept private to this file so they cannot clash
+    /// with the module's shared byte names.
+    private enum Byte {
+        static let slash = UInt8(ascii: "/")
+        static let question = UInt8(ascii: "?")
+        static let hash = UInt8(ascii: "#")
+        static let colon = UInt8(ascii: ":")
+        static let at = UInt8(ascii: "@")
+        static let percent = UInt8(ascii: "%")
+        static let dot = UInt8(ascii: ".")
+        static let plus = UInt8(ascii: "+")
+        static let minus = UInt8(ascii: "-")
+        static let openBracket = UInt8(ascii: "[")
+        static let closeBracket = UInt8(ascii: "]")
+        /// Or-ing this in lower-cases an ASCII letter (and moves no other byte into the letter ranges).
+        static let caseBit: UInt8 = 0x20
+
+        /// `ALPHA` (RFC 5234 B.1): ASCII letters only.
+        static func isASCIIAlpha(_ byte: UInt8) -> Bool {
+            let lower = byte | caseBit
+            return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+        }
+
+        /// `DIGIT`
+        static func isASCIIDigit(_ byte: UInt8) -> Bool {
+            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        /// `HEXDIG`, either case (ABNF strings are case-insensitive).
+        static func isHexDigit(_ byte: UInt8) -> Bool {
+            let lower = byte | caseBit
+            return isASCIIDigit(byte) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
+        }
+
+        /// `/`, `?` or `#`: what ends an authority or a path segment that follows no scheme.
+        static func isComponentDelimiter(_ byte: UInt8) -> Bool {
+            byte == slash || byte == question || byte == hash
+        }
+
+        /// `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"`
+        static func isUnreserved(_ byte: UInt8) -> Bool {
+            isASCIIAlpha(byte) || isASCIIDigit(byte) || byte == minus || byte == dot
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+        }
+
+        /// `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`
+        static func isSubDelim(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+                UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+                UInt8(ascii: "="):
+                true
+            default:
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// How report messages show an input value: `string "abc"`, `number 3.7`, `boolean true`, `null`, `object`.
+/// Only built when an entry is recorded.
+enum ValueDescription {
+    static let maxShownBytes = 64
+
+    static func describe(_ token: JSONToken, in bytes: UnsafeRawBufferPointer) -> String {
+        switch token.kind {
+        case .null: return "null"
+        case .true: return "boolean true"
+        case .false: return "boolean false"
+        case .number: return "number " + shown(bytes[token.start..<token.end])
+        case .string:
+            var decoded: [UInt8] = []
+            JSONStrings.decode(token, in: bytes, into: &decoded)
+            var quoted: [UInt8] = []
+            let cut = decoded.count > maxShownBytes
+            JSONStrings.writeQuoted(prefix(decoded), into: &quoted)
+            return "string " + String(decoding: quoted, as: UTF8.self) + (cut ? "…" : "")
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    static func shown(_ text: Slice<UnsafeRawBufferPointer>) -> String {
+        let cut = text.count > maxShownBytes
+        return String(decoding: cut ? text.prefix(maxShownBytes) : text[...], as: UTF8.self) + (cut ? "…" : "")
+    }
+
+    static func shown(_ bytes: [UInt8]) -> String {
+        String(decoding: prefix(bytes), as: UTF8.self) + (bytes.count > maxShownBytes ? "…" : "")
+    }
+
+    /// At most `maxShownBytes`, cut on a UTF-8 boundary.
+    private static func prefix(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count > maxShownBytes else { return bytes }
+        var end = maxShownBytes
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(bytes[..<end])
+    }
+}

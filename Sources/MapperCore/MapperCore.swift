@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// MapperCore's public entry points: bytes in, bytes out, errors as values; thread-safe, no I/O.
+///
+///     let registry = SchemaRegistry()
+///     try registry.load([SchemaFile(name: "user.json", bytes: …)])
+///     switch registry.current.convert(body, model: "User", options: ConversionOptions()) { … }
+
+/// A successful conversion.
+public struct Converted: Sendable {
+    /// The response body.
+    public var body: [UInt8]
+    /// Entries counted in `X-Transform-Warnings`.
+    public var warnings: Int
+    /// `X-Model-Hash`, when asked for.
+    public var modelHash: String?
+    /// Every entry (for the CLI's summary and metrics).
+    public var diagnostics: [Diagnostic]
+}
+
+/// One converted object: its output, entries, and the model built.
+struct Run {
+    var out: [UInt8]
+    var diagnostics: Diagnostics
+    var built: CompiledModel?
+    var builtAt: [Int: Int]
+}
+
+extension RegistrySnapshot {
+    /// Scans `body` and hands the tape to `work`, mapping JSON syntax failures to errors.
+    func withTape<R>(_ body: UnsafeRawBufferPointer, _ options: ConversionOptions,
+                     _ work: (UnsafeBufferPointer<JSONToken>) -> Result<R, MappingError>) -> Result<R, MappingError> {
+        var tape = JSONTape()
+        do throws(JSONSyntaxError) {
+            try JSONScanner.scan(body, into: &tape, maxDepth: options.maxDepth)
+        } catch {
+            let location = JSONErrorLocation(error, in: body)
+            return .failure(error.isNestingTooDeep ? .nestingTooDeep(location) : .invalidJSON(location))
+        }
+        return tape.tokens.withUnsafeBufferPointer { work($0) }
+    }
+
+    /// Converts the object at token `index` of the body as `model`.
+    func run(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
+             index: Int, options: ConversionOptions) -> Run {
+        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+        converter.convertObject(ValueRef(document: 0, index: index), as: model)
+        return Run(out: converter.out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
+                   builtAt: converter.builtAt)
+    }
+
+    /// The same conversion in model form (report results and hashes), reusing `run` when it already is.
+    func modelForm(_ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+                   _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions) -> [UInt8] {
+        if options.output == .model { return run.out }
+        var modelOptions = options
+        modelOptions.output = .model
+        return self.run(model, body, tokens, index: index, options: modelOptions).out
+    }
+
+    /// `POST /convert|/normalize/{Model}`: one object.
+    public func convert(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
+        -> Result<Converted, MappingError>
+    {
+        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
+        return withTape(body, options) { tokens in
+            guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
+            let run = run(model, body, tokens, index: 0, options: options)
+            if run.diagnostics.errorCount > 0 {
+                let result = modelForm(run, model, body, tokens, index: 0, options: options)
+                return .failure(.validationFailed(ValidationReport(
+                    model: model.name, built: run.built?.name, result: result, entries: run.diagnostics.entries,
+                    maxEntries: options.maxReportEntries)))
+            }
+            let hash = options.hash
+                ? SHA256.hexDigest(modelForm(run, model, body, tokens, index: 0, options: options)) : nil
+            return .success(Converted(body: run.out, warnings: run.diagnostics.entries.count, modelHash: hash,
+                                      diagnostics: run.diagnostics.entries))
+        }
+    }
+
+    /// `POST /validate/{Model}`: the report, valid or not (a 200 when valid, else the 422 failure).
+    public func validate(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
+        -> Result<(report: ValidationReport, modelHash: String?), MappingError>
+    {
+        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
+        var modelOptions = options
+        modelOptions.output = .model
+        return withTape(body, options) { tokens in
+            guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
+            let run = run(model, body, tokens, index: 0, options: modelOptions)
+            let report = ValidationReport(model: model.name, built: run.built?.name, result: run.out,
+                                          entries: run.diagnostics.entries, maxEntries: options.maxReportEntries)
+            guard report.isValid else { return .failure(.validationFailed(report)) }
+            return .success((report, options.hash ? SHA256.hexDigest(run.out) : nil))
+        }
+    }
+
+    static func shapeMessage(_ token: JSONToken, _ expected: String) -> String {
+        let found: String
+        switch token.kind {
+        case .object: found = "an object"
+        case .array: found = "an array"
+        case .string: found = "a string"
+        case .number: found = "a number"
+        case .true, .false: found = "a boolean"
+        case .null: found = "null"
+        }
+        return "the body must be \(expected), not \(found)"
+    }
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A model compiled once, at registration, into immutable metadata (YYModel's `_YYModelMeta`).
+///
+/// Example: `Book extends Item` with `Item.id: {key: ["id", "ID"]}` and `Book.desc: {key: "ext.desc"}` compiles to
+///
+///     properties  [id (alternatives ["id"], ["ID"]), desc (alternatives ["ext", "desc"])]   parents first
+///     keyIndex    "id" → 0, "ID" → 1, "ext" → 2          distinct FIRST components of every alternative
+///     property.keyIDs  id → [0, 1], desc → [2]            so a conversion fills one slot per input key, then
+///                                                         each property takes its first present alternative
+///
+/// Everything a conversion needs is here, resolved: inherited rules, blacklist/whitelist applied, key paths split,
+/// model references as ids into the snapshot's table, defaults converted to bytes, fragments like `"desc":`
+/// rendered. Instances are never mutated after the snapshot that holds them is published.
+final class CompiledModel: Sendable {
+    /// Stable id of this model's name in its registry; other models refer to it by this id.
+    let id: Int
+    let name: String
+    /// The parent's id, when the model extends another.
+    let parentID: Int?
+    /// Effective properties in output order: inheritance flattened, blacklist and whitelist applied.
+    let properties: [CompiledProperty]
+    /// Distinct first key components (wire form) → key id; includes blacklisted properties' keys, predicate keys
+    /// and `willTransform` keys, so every key the model reads has an id (the rest are unknown keys).
+    let wireKeys: KeyIndex
+    /// Property names → key id, for `from=model` input.
+    let modelKeys: KeyIndex
+    /// Whether unread input keys are `unknown_key` errors.
+    let rejectsUnknownKeys: Bool
+    /// Every key path the model reads, as a trie, for finding stray keys under `unknownKeys: reject`.
+    let readTrie: KeyTrie
+    let willTransform: WillTransform?
+    /// Own `classForDictionary` rules (never inherited).
+    let classRules: [CompiledClassRule]
+    /// Property indexes that must hold a value (`required: true` and `validate.required`), in declaration order.
+    let required: [Int]
+    /// `validate.requireAny` groups as property indexes, each with its names for the message.
+    let requireAny: [(indexes: [Int], names: [String])]
+    let transformToJSON: TransformToJSON?
+    /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
+    /// and there is neither `transformToJSON` nor `unwrap` to apply.
+    let wireIsFlat: Bool
+    /// The schema as registered.
+    let schema: ModelSchema
+
+    init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
+         modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, willTransform: WillTransform?,
+         classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
+         transformToJSON: TransformToJSON?, schema: ModelSchema) {
+        self.id = id
+        self.name = name
+        self.parentID = parentID
+        self.properties = properties
+        self.wireKeys = wireKeys
+        self.modelKeys = modelKeys
+        self.rejectsUnknownKeys = rejectsUnknownKeys
+        self.readTrie = readTrie
+        self.willTransform = willTransform
+        self.classRules = classRules
+        self.required = required
+        self.requireAny = requireAny
+        self.transformToJSON = transformToJSON
+        self.schema = schema
+        var firstKeys = Set<[UInt8]>()
+        wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
+            && properties.allSatisfy { !$0.keys[0].isPath && firstKeys.insert($0.keys[0].components[0]).inserted }
+    }
+}
+
+/// One effective property.
+final class CompiledProperty: Sendable {
+    let name: String
+    /// `"name":`, written before the value in model form.
+    let nameFragment: [UInt8]
+    /// `"key":` of the first alternative, written before the value in flat wire form.
+    let wireFragment: [UInt8]
+    /// The `key` alternatives, tried in order.
+    let keys: [KeyPath]
+    /// For each alternative, the `wireKeys` id of its first component.
+    let keyIDs: [Int]
+    /// The `modelKeys` id of the property name.
+    let modelKeyID: Int
+    let value: CompiledValue
+    /// The declared default, converted at registration (set before the snapshot is published, never after).
+    nonisolated(unsafe) var defaultValue: CompiledDefault?
+    let hasDeclaredDefault: Bool
+
+    init(name: String, keys: [KeyPath], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool) {
+        self.name = name
+        self.keys = keys
+        self.keyIDs = keyIDs
+        self.modelKeyID = modelKeyID
+        self.value = value
+        self.hasDeclaredDefault = hasDeclaredDefault
+        var fragment: [UInt8] = []
+        JSONValue.writeString(name, into: &fragment)
+        fragment.append(.colon)
+        nameFragment = fragment
+        fragment = []
+        JSONStrings.writeQuoted(keys[0].components[0], into: &fragment)
+        fragment.append(.colon)
+        wireFragment = fragment
+    }
+}
+
+/// A declared default in both output forms.
+struct CompiledDefault: Sendable {
+    var modelForm: [UInt8]
+    var wireForm: [UInt8]
+}
+
+/// A `classForDictionary` rule with its target resolved.
+struct CompiledClassRule: Sendable {
+    /// The predicate over wire-form keys, and the same predicate with mapped keys replaced by property names.
+    let wire: Predicate
+    let modelForm: Predicate
+    let useID: Int
+}
+
+/// The set of key paths a model reads, for `unknownKeys: reject`.
+final class KeyTrie: Sendable {
+    /// True when some reader takes the whole value here (its contents are then not checked).
+    let isTerminal: Bool
+    let children: [[UInt8]: KeyTrie]
+
+    init(isTerminal: Bool, children: [[UInt8]: KeyTrie]) {
+        self.isTerminal = isTerminal
+        self.children = children
+    }
+
+    static func build(_ paths: [[[UInt8]]]) -> KeyTrie {
+        let terminal = paths.contains { $0.isEmpty }
+        var groups: [[UInt8]: [[[UInt8]]]] = [:]
+        for path in paths where !path.isEmpty { groups[path[0], default: []].append(Array(path.dropFirst())) }
+        return KeyTrie(isTerminal: terminal, children: groups.mapValues { build($0) })
+    }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// One immutable version of the registry: every compiled model, by id and by name, with its version and ETag.
+/// Conversions hold the snapshot they started with; a registry change publishes a new one.
+public final class RegistrySnapshot: Sendable {
+    /// Compiled models by id (ids are stable across snapshots of one registry; a deleted name leaves nil).
+    let models: [CompiledModel?]
+    let ids: [String: Int]
+    /// Registry facts per model name.
+    public let entries: [String: ModelEntry]
+    /// Resolves defaults while this snapshot is being built; nil once published.
+    nonisolated(unsafe) var defaultResolver: DefaultResolver?
+
+    init(models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry]) {
+        self.models = models
+        self.ids = ids
+        self.entries = entries
+    }
+
+    static let empty = RegistrySnapshot(models: [], ids: [:], entries: [:])
+
+    func model(_ id: Int) -> CompiledModel { models[id]! }
+
+    func model(named name: String) -> CompiledModel? { ids[name].flatMap { $0 < models.count ? models[$0] : nil } }
+
+    /// Whether a model of this name is registered.
+    public func contains(_ name: String) -> Bool { model(named: name) != nil }
+
+    /// Registered model names, sorted.
+    public var modelNames: [String] { entries.keys.sorted() }
+}
+
+/// What the registry knows about one model besides its metadata (API.md, Schema registry).
+public struct ModelEntry: Sendable, Equatable {
+    /// Where the model comes from.
+    public enum Source: String, Sendable { case file, registry, embedded }
+    /// 1 when the name first appears, +1 per accepted change of its bytes.
+    public var version: Int
+    /// The strong ETag: `"` + the first 32 hex digits of SHA-256 of `document` + `"`.
+    public var etag: String
+    public var source: Source
+    /// The canonical document bytes.
+    public var document: [UInt8]
+}

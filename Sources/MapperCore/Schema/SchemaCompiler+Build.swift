@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+extension SchemaCompiler {
+    /// Phase A: the model's metadata, everything but its converted defaults.
+    mutating func build(_ name: String) -> CompiledModel {
+        let schema = models[name]!
+        let all = flattenedProperties(of: name)
+        let blacklist = Set(resolved(name, \.blacklist) ?? [])
+        let whitelist = resolved(name, \.whitelist).map(Set.init)
+        let effective = all.filter { !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true) }
+        let willTransform = resolved(name, \.willTransform)
+        let validate = resolved(name, \.validate)
+
+        // Every key the model reads, first components as slot keys and whole paths for the unknown-key trie.
+        var readPaths: [[[UInt8]]] = all.flatMap { $0.keys.map(\.components) }
+        var predicateKeys: [KeyPath] = []
+        func collect(_ predicate: Predicate) {
+            switch predicate {
+            case .has(let key), .equals(let key, _), .isIn(let key, _): predicateKeys.append(key)
+            case .all(let list), .any(let list): list.forEach(collect)
+            case .not(let inner): collect(inner)
+            }
+        }
+        schema.classRules.forEach { collect($0.when) }
+        readPaths += predicateKeys.map(\.components)
+        if let steps = willTransform {
+            readPaths += steps.rename.flatMap { [$0.from.components, $0.to.components] }
+            readPaths += steps.remove.map(\.components) + steps.defaults.map(\.key.components)
+        }
+        var firstKeys: [[UInt8]] = []
+        var firstKeyIDs: [[UInt8]: Int] = [:]
+        for path in readPaths where firstKeyIDs[path[0]] == nil {
+            firstKeyIDs[path[0]] = firstKeys.count
+            firstKeys.append(path[0])
+        }
+
+        let properties = effective.enumerated().map { index, property in
+            CompiledProperty(
+                name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
+                modelKeyID: index, value: compileValue(property.value, in: schema),
+                hasDeclaredDefault: property.defaultValue != nil)
+        }
+        let indexByName = Dictionary(effective.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var required = effective.indices.filter { effective[$0].required }
+        for name in validate?.required ?? [] { if let i = indexByName[name], !required.contains(i) { required.append(i) } }
+        required.sort()
+        let requireAny = (validate?.requireAny ?? []).map { group in
+            (indexes: group.compactMap { indexByName[$0] }, names: group)
+        }
+
+        // Model-form predicates read property names where the wire predicate names a mapped key.
+        var mappedToName: [KeyPath: String] = [:]
+        for property in all.reversed() { for key in property.keys { mappedToName[key] = property.name } }
+        func modelForm(_ predicate: Predicate) -> Predicate {
+            let rename = { (key: KeyPath) in mappedToName[key].map { KeyPath(JSONPointerFreeKey($0)) } ?? key }
+            switch predicate {
+            case .has(let key): return .has(rename(key))
+            case .equals(let key, let value): return .equals(rename(key), value)
+            case .isIn(let key, let values): return .isIn(rename(key), values)
+            case .all(let list): return .all(list.map(modelForm))
+            case .any(let list): return .any(list.map(modelForm))
+            case .not(let inner): return .not(modelForm(inner))
+            }
+        }
+        let rules = schema.classRules.map {
+            CompiledClassRule(wire: $0.when, modelForm: modelForm($0.when), useID: ids[$0.use]!)
+        }
+        return CompiledModel(
+            id: ids[name]!, name: name, parentID: schema.parent.flatMap { ids[$0] }, properties: properties,
+            wireKeys: KeyIndex(firstKeys), modelKeys: KeyIndex(effective.map { Array($0.name.utf8) }),
+            rejectsUnknownKeys: resolved(name, \.unknownKeys) ?? false, readTrie: KeyTrie.build(readPaths),
+            willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
+            transformToJSON: resolved(name, \.transformToJSON), schema: schema)
+    }
+
+    /// A property name used as a literal key (never split on dots).
+    private func JSONPointerFreeKey(_ name: String) -> String { name }
+
+    mutating func compileValue(_ value: ValueSchema, in model: ModelSchema) -> CompiledValue {
+        let kind: CompiledValue.Kind
+        let typeName: String
+        switch value.type {
+        case .model(let target):
+            kind = .model(ids[target]!)
+            typeName = target
+        case .container(let container, let element):
+            let compiled = element.map { compileValue($0, in: model) }
+            kind = container == .array ? .array(compiled) : container == .set ? .set(compiled) : .dictionary(compiled)
+            typeName = container.rawValue
+        case .builtin(let builtin):
+            typeName = builtin.rawValue
+            switch builtin {
+            case .bool: kind = .bool
+            case .float: kind = .float
+            case .double: kind = .double
+            case .string: kind = .string
+            case .number: kind = .number
+            case .decimal: kind = .decimal
+            case .date: kind = .date
+            case .url: kind = .url
+            case .data: kind = .data
+            case .any: kind = .any
+            default: kind = .integer(builtin.integerRange!)
+            }
+        }
+        let bare = CompiledValue(kind: kind, typeName: typeName, constraints: nil, dateInput: value.dateInput,
+                                 dateOutput: value.dateOutput, base64: value.base64)
+        guard !value.constraints.isEmpty else { return bare }
+        let constraints = compileConstraints(value.constraints, for: bare, at: value.pointer, in: model)
+        return CompiledValue(kind: kind, typeName: typeName, constraints: constraints, dateInput: value.dateInput,
+                             dateOutput: value.dateOutput, base64: value.base64)
+    }
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// Turns a whole schema set into compiled models, or into the list of every problem found.
+///
+/// Validation is done once, here: references, `extends` cycles, `use` targets, `omit` names, limits, and (in
+/// `SchemaCompiler+Constants`) constraint operands and defaults, which are converted with the real converter.
+struct SchemaCompiler {
+    let models: [String: ModelSchema]
+    let limits: SchemaLimits
+    /// Stable name → id assignments; new names get the next id.
+    private(set) var ids: [String: Int]
+    private(set) var problems: [SchemaProblem] = []
+
+    init(models: [ModelSchema], ids: [String: Int], limits: SchemaLimits) {
+        var byName: [String: ModelSchema] = [:]
+        for model in models { byName[model.name] = model }
+        self.models = byName
+        self.limits = limits
+        self.ids = ids
+        for name in byName.keys.sorted() where self.ids[name] == nil { self.ids[name] = (self.ids.values.max() ?? -1) + 1 }
+    }
+
+    mutating func problem(_ model: ModelSchema, _ pointer: String, _ message: String) {
+        problems.append(SchemaProblem(file: model.origin.file, path: pointer, message: message))
+    }
+
+    // MARK: - Whole-set checks
+
+    /// Checks everything that needs the whole set; returns false when compilation cannot go on.
+    mutating func validateSet() -> Bool {
+        if models.count > limits.maxModels {
+            problems.append(SchemaProblem(file: "", path: "", message:
+                "\(models.count) models exceed the limit of \(limits.maxModels)"))
+        }
+        for model in models.values.sorted(by: { $0.name < $1.name }) {
+            if model.properties.count > limits.maxPropertiesPerModel {
+                problem(model, model.origin.pointer + "/properties",
+                        "\(model.properties.count) properties exceed the limit of \(limits.maxPropertiesPerModel)")
+            }
+            if let parent = model.parent {
+                if models[parent] == nil {
+                    problem(model, model.origin.pointer + "/extends", "extends unknown model \"\(parent)\"")
+                } else if chain(of: model.name) == nil {
+                    problem(model, model.origin.pointer + "/extends", "extends forms a cycle through \"\(parent)\"")
+                }
+            }
+            for property in model.properties { checkReferences(property.value, in: model) }
+        }
+        guard problems.isEmpty else { return false }
+        for model in models.values.sorted(by: { $0.name < $1.name }) { checkRules(model) }
+        return problems.isEmpty
+    }
+
+    /// The model's ancestry, root first, or nil when `extends` loops.
+    func chain(of name: String) -> [ModelSchema]? {
+        var result: [ModelSchema] = []
+        var seen = Set<String>()
+        var current = models[name]
+        while let model = current {
+            guard seen.insert(model.name).inserted else { return nil }
+            result.append(model)
+            current = model.parent.flatMap { models[$0] }
+        }
+        return result.reversed()
+    }
+
+    func isDescendant(_ name: String, of ancestor: String) -> Bool {
+        chain(of: name)?.contains { $0.name == ancestor } ?? false
+    }
+
+    private mutating func checkReferences(_ value: ValueSchema, in model: ModelSchema) {
+        switch value.type {
+        case .builtin: break
+        case .container(_, let element): if let element { checkReferences(element, in: model) }
+        case .model(let name):
+            if models[name] == nil { problem(model, value.pointer, "unknown type \"\(name)\"") }
+        }
+    }
+
+    /// Effective (pre-filter) properties: parents first, an override keeping its parent's position.
+    func flattenedProperties(of name: String) -> [PropertySchema] {
+        var result: [PropertySchema] = []
+        for model in chain(of: name) ?? [] {
+            for property in model.properties {
+                if let at = result.firstIndex(where: { $0.name == property.name }) { result[at] = property } else {
+                    result.append(property)
+                }
+            }
+        }
+        return result
+    }
+
+    func resolved<V>(_ name: String, _ rule: KeyPath<ModelSchema, Inheritable<V>>) -> V? {
+        var value: V?
+        for model in chain(of: name) ?? [] { value = model[keyPath: rule].resolved(parent: value) }
+        return value
+    }
+
+    private mutating func checkRules(_ model: ModelSchema) {
+        for rule in model.classRules where !isDescendant(rule.use, of: model.name) {
+            problem(model, rule.pointer, "use must name \(model.name) or a model that extends it, not \"\(rule.use)\"")
+        }
+        let names = Set(flattenedProperties(of: model.name).map(\.name))
+        if case .set(let steps) = model.transformToJSON {
+            for (i, name) in steps.omit.enumerated() where !names.contains(name) {
+                problem(model, model.origin.pointer + "/transformToJSON/omit/\(i)", "omit names no property \"\(name)\"")
+            }
+        }
+        if case .set(let rules) = model.validate {
+            let groups = [("required", rules.required)] + rules.requireAny.enumerated().map { ("requireAny/\($0)", $1) }
+            for (where_, list) in groups {
+                for (i, name) in list.enumerated() where !names.contains(name) {
+                    problem(model, model.origin.pointer + "/validate/\(where_)/\(i)", "validate names no property \"\(name)\"")
+                }
+            }
+        }
+    }
+
+    /// Names of the models that `name` needs compiled first or recompiled with: its ancestors, every model its
+    /// properties, rules and defaults refer to.
+    func dependencies(of name: String) -> Set<String> {
+        guard let model = models[name] else { return [] }
+        var result = Set<String>()
+        if let parent = model.parent { result.insert(parent) }
+        func visit(_ value: ValueSchema) {
+            switch value.type {
+            case .builtin: break
+            case .container(_, let element): if let element { visit(element) }
+            case .model(let target): result.insert(target)
+            }
+        }
+        for property in model.properties { visit(property.value) }
+        for rule in model.classRules { result.insert(rule.use) }
+        return result
+    }
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Synchronization
+
+/// The registry shared by every thread: an immutable `RegistrySnapshot` replaced as a whole.
+///
+/// Readers take the current snapshot under a lock whose critical section only retains it, so they never wait for a
+/// compile. Writers are serialised by a second lock, validate and compile the whole new set outside the readers'
+/// lock, and publish the result in one store; a rejected set changes nothing. Running conversions keep the
+/// snapshot they started with.
+public final class SchemaRegistry: Sendable {
+    private let published: Mutex<RegistrySnapshot>
+    private let writer: Mutex<WriterState>
+    /// The limits every schema set is checked against.
+    public let limits: SchemaLimits
+    /// Models compiled since start (each compile is a meta-cache miss).
+    private let compilations = Atomic<Int>(0)
+
+    struct WriterState {
+        var documents: [String: SchemaDocumentEntry] = [:]
+        var ids: [String: Int] = [:]
+    }
+
+    /// Creates an empty registry.
+    public init(limits: SchemaLimits = SchemaLimits()) {
+        self.limits = limits
+        published = Mutex(RegistrySnapshot.empty)
+        writer = Mutex(WriterState())
+    }
+
+    /// The current snapshot; conversions started with it finish with it.
+    public var current: RegistrySnapshot { published.withLock { $0 } }
+
+    /// How many models have been compiled since start.
+    public var compiledCount: Int { compilations.load(ordering: .relaxed) }
+
+    /// Replaces the whole registry with the models of `files` (start-up and SIGHUP), all or nothing.
+    @discardableResult
+    public func load(_ files: [SchemaFile]) throws(SchemaSetError) -> RegistrySnapshot {
+        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
+            var problems: [SchemaProblem] = []
+            var documents: [String: SchemaDocumentEntry] = [:]
+            for file in files {
+                for document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
+                    if let existing = documents[document.schema.name] {
+                        problems.append(SchemaProblem(file: document.schema.origin.file, path: document.schema.origin.pointer + "/name",
+                            message: "model \"\(document.schema.name)\" is already defined in \(existing.schema.origin.file)"))
+                    } else {
+                        documents[document.schema.name] = document
+                    }
+                }
+            }
+            guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
+            return try publish(documents, state: &state)
+        }
+    }
+
+    /// Registers or replaces `upserts` and removes `deletes` atomically (the API's writes).
+    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry)
+        throws(SchemaSetError) -> RegistrySnapshot
+    {
+        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
+            var problems: [SchemaProblem] = []
+            var documents = state.documents
+            for name in deletes { documents[name] = nil }
+            for file in upserts {
+                for var document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
+                    document.source = source
+                    documents[document.schema.name] = document
+                }
+            }
+            guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
+            return try publish(documents, state: &state)
+        }
+    }
+
+    /// Validates and compiles `documents` as the new whole set and publishes it.
+    private func publish(_ documents: [String: SchemaDocumentEntry], state: inout WriterState) throws(SchemaSetError)
+        -> RegistrySnapshot
+    {
+        var compiler = SchemaCompiler(models: documents.values.map(\.schema), ids: state.ids, limits: limits)
+        guard compiler.validateSet() else { throw SchemaSetError(problems: compiler.problems) }
+        let names = documents.keys.sorted()
+        var compiled: [CompiledModel] = []
+        for name in names { compiled.append(compiler.build(name)) }
+        guard compiler.problems.isEmpty else { throw SchemaSetError(problems: compiler.problems) }
+        var table = [CompiledModel?](repeating: nil, count: (compiler.ids.values.max() ?? -1) + 1)
+        for model in compiled { table[model.id] = model }
+        let previous = current.entries
+        var entries: [String: ModelEntry] = [:]
+        for (name, document) in documents {
+            let etag = "\"" + String(SHA256.hexDigest(document.canonical).prefix(32)) + "\""
+            var version = 1
+            if let old = previous[name] { version = old.document == document.canonical ? old.version : old.version + 1 }
+            entries[name] = ModelEntry(version: version, etag: etag, source: document.source, document: document.canonical)
+        }
+        let snapshot = RegistrySnapshot(models: table, ids: compiler.ids, entries: entries)
+        let resolver = DefaultResolver(schemas: documents.mapValues(\.schema), limits: limits)
+        resolver.snapshot = snapshot
+        snapshot.defaultResolver = resolver
+        resolver.resolveAll(compiled)
+        snapshot.defaultResolver = nil
+        guard resolver.problems.isEmpty else { throw SchemaSetError(problems: resolver.problems) }
+        compilations.add(compiled.count, ordering: .relaxed)
+        state.documents = documents
+        state.ids = compiler.ids
+        published.withLock { $0 = snapshot }
+        return snapshot
+    }
+}
+
+/// A schema file's bytes and name (the loader reads files; MapperCore does no I/O).
+public struct SchemaFile: Sendable {
+    /// The file name (or `(request)`), used in problem reports.
+    public var name: String
+    /// The file's contents.
+    public var bytes: [UInt8]
+    /// Where the models come from.
+    public var source: ModelEntry.Source
+    /// Fills in a model's absent `name` (the path of `PUT /schemas/{Model}`).
+    public var impliedName: String?
+
+    /// Creates a schema file.
+    public init(name: String, bytes: [UInt8], source: ModelEntry.Source = .file, impliedName: String? = nil) {
+        self.name = name
+        self.bytes = bytes
+        self.source = source
+        self.impliedName = impliedName
+    }
+}
+
+/// A schema set was rejected; every problem found is listed.
+public struct SchemaSetError: Error, Sendable, Equatable {
+    /// Every problem, with file and JSON Pointer.
+    public var problems: [SchemaProblem]
+}
+
+/// One model document of the registry, decoded, with its canonical bytes.
+struct SchemaDocumentEntry: Sendable {
+    var schema: ModelSchema
+    var canonical: [UInt8]
+    var source: ModelEntry.Source
+
+    /// The model documents of one file: a model, or a bundle `{"models": […]}`.
+    static func read(_ file: SchemaFile, limits: SchemaLimits, problems: inout [SchemaProblem]) -> [SchemaDocumentEntry] {
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try JSONValue.parse(file.bytes)
+        } catch {
+            let (line, column) = file.bytes.withUnsafeBytes { error.location(in: $0) }
+            problems.append(SchemaProblem(file: file.name, path: "",
+                message: "invalid JSON at line \(line), column \(column) (byte \(error.offset)): \(error.description)"))
+            return []
+        }
+        var documents: [(JSONValue, String)] = []
+        if case .array(let models)? = value["models"], file.impliedName == nil {
+            if case .object(let members) = value {
+                for member in members where member.key != "models" && member.key != "delete" {
+                    problems.append(SchemaProblem(file: file.name, path: "/" + JSONPointer.escape(member.key),
+                                                  message: "a bundle holds only \"models\""))
+                }
+            }
+            documents = models.enumerated().map { ($1, "/models/\($0)") }
+        } else {
+            documents = [(value, "")]
+        }
+        var decoder = SchemaDecoder(file: file.name)
+        var result: [SchemaDocumentEntry] = []
+        for (document, pointer) in documents {
+            var canonicalValue = document
+            if case .object(let members) = document, document["name"] == nil, let implied = file.impliedName {
+                canonicalValue = .object([("name", .string(implied))] + members)
+            }
+            let canonical = canonicalValue.bytes
+            if canonical.count > limits.maxDocumentBytes {
+                decoder.problem(pointer, "the model document is \(canonical.count) bytes, over the limit of \(limits.maxDocumentBytes)")
+                continue
+            }
+            if let schema = decoder.decodeModel(document, at: pointer, impliedName: file.impliedName) {
+                result.append(SchemaDocumentEntry(schema: schema, canonical: canonical, source: file.source))
+            }
+        }
+        problems += decoder.problems
+        return decoder.problems.isEmpty ? result : []
+    }
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// What a property — or a container element given as a property object — declares about its value:
+/// the type and the options that apply to each value of that type.
+struct ValueSchema: Sendable, Equatable {
+    var type: TypeReference
+    var constraints = ConstraintSchema()
+    /// `dateFormat` input formats (tried before the built-in ones) and the output format; dates only.
+    var dateInput: [DateFormat] = []
+    var dateOutput: DateFormat = .iso8601
+    /// `encoding: base64` for `data`; `false` means `utf8`.
+    var base64 = false
+    /// Where this spec sits in its document, for problems found later.
+    var pointer: String = ""
+}
+
+/// The constraint operands exactly as written; they are converted as the property's type at compilation.
+struct ConstraintSchema: Sendable, Equatable {
+    var minimum: JSONValue?
+    var maximum: JSONValue?
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: String?
+    var enumValues: [JSONValue]?
+
+    var isEmpty: Bool {
+        minimum == nil && maximum == nil && minLength == nil && maxLength == nil && pattern == nil && enumValues == nil
+    }
+}
+
+/// One property of a model document.
+struct PropertySchema: Sendable, Equatable {
+    var name: String
+    /// The alternatives of `key`, tried in order; each is one literal key or a key path (see `KeyPath`).
+    var keys: [KeyPath]
+    var value: ValueSchema
+    var defaultValue: JSONValue?
+    var required = false
+    var pointer: String
+}

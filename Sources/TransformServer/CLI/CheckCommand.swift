@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// `TransformServer check [DIR]`: validates a schema directory and prints every problem (exit 1 if any).
+enum CheckCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count <= 1, !(arguments.first?.hasPrefix("-") ?? false) else {
+            StandardIO.error("usage: TransformServer check [DIR]")
+            return 2
+        }
+        let source = arguments.first.map { SchemaSource.directory($0) } ?? SchemaSource.resolve(config: nil, schemas: nil)
+        let files: [SchemaFile]
+        do throws(SchemaDirectory.LoadError) {
+            files = try source.files()
+        } catch {
+            StandardIO.error(error.description)
+            return 1
+        }
+        let registry = SchemaRegistry()
+        do throws(SchemaSetError) {
+            let snapshot = try registry.load(files)
+            StandardIO.write(Array("\(source.label): \(snapshot.modelNames.count) models, no problems\n".utf8))
+            return 0
+        } catch {
+            for problem in error.problems { StandardIO.write(Array((problem.description + "\n").utf8)) }
+            StandardIO.error("\(source.label): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")")
+            return 1
+        }
+    }
+}

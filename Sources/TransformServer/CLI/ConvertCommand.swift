@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// `TransformServer convert <Model> …`: standard input to standard output with the engine and bytes of the HTTP
+/// API. Exit 0 on success (lax warnings summarised on standard error), 1 on invalid JSON or an invalid model (the
+/// report on standard error), 2 on usage errors, an unknown model or a broken schema directory.
+enum ConvertCommand {
+    struct Arguments: Equatable {
+        enum Batch: Equatable { case single, array, dictionary, ndjson }
+        var model = ""
+        var options = ConversionOptions()
+        var batch = Batch.single
+        var config: String?
+        var schemas: String?
+    }
+
+    enum UsageError: Error, Equatable, CustomStringConvertible {
+        case missingModel, unknownFlag(String), missingValue(String), badValue(String, String), conflicting(String)
+
+        var description: String {
+            switch self {
+            case .missingModel: "convert needs a model name."
+            case .unknownFlag(let flag): "unknown option '\(flag)'."
+            case .missingValue(let flag): "option '\(flag)' needs a value."
+            case .badValue(let flag, let value): "option '\(flag)' does not take '\(value)'."
+            case .conflicting(let why): why
+            }
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Arguments {
+        var result = Arguments()
+        var normalize = false
+        var batches = 0
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = iterator.next() else { throw .missingValue(flag) }
+            return value
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--normalize": normalize = true
+            case "--strict": result.options.mode = .strict
+            case "--from":
+                let form = try value(argument)
+                guard let parsed = ConversionOptions.Form(rawValue: form) else { throw .badValue(argument, form) }
+                result.options.input = parsed
+            case "--array": result.batch = .array; batches += 1
+            case "--dictionary": result.batch = .dictionary; batches += 1
+            case "--ndjson": result.batch = .ndjson; batches += 1
+            case "--config": result.config = try value(argument)
+            case "--schemas": result.schemas = try value(argument)
+            default:
+                guard !argument.hasPrefix("-"), result.model.isEmpty else { throw .unknownFlag(argument) }
+                result.model = argument
+            }
+        }
+        guard !result.model.isEmpty else { throw .missingModel }
+        guard batches <= 1 else { throw .conflicting("--array, --dictionary and --ndjson exclude each other.") }
+        guard result.options.input == .wire || normalize else {
+            throw .conflicting("--from model needs --normalize.")
+        }
+        result.options.output = normalize ? .wire : .model
+        return result
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let parsed: Arguments
+        do throws(UsageError) {
+            parsed = try parse(arguments)
+        } catch {
+            StandardIO.error("TransformServer convert: \(error.description)\n" + TransformServer.usage)
+            return 2
+        }
+        let source = SchemaSource.resolve(config: parsed.config, schemas: parsed.schemas)
+        let registry = SchemaRegistry()
+        do {
+            try registry.load(try source.files())
+        } catch let error as SchemaSetError {
+            for problem in error.problems { StandardIO.error(problem.description) }
+            return 2
+        } catch {
+            StandardIO.error("\(error)")
+            return 2
+        }
+        let snapshot = registry.current
+        guard snapshot.contains(parsed.model) else {
+            StandardIO.error("TransformServer convert: no model named \"\(parsed.model)\" in \(source.label).")
+            return 2
+        }
+        let input = StandardIO.readAll()
+        var ndjsonErrors = 0
+        let result = input.withUnsafeBytes { body -> Result<Converted, MappingError> in
+            switch parsed.batch {
+            case .single: return snapshot.convert(body, model: parsed.model, options: parsed.options)
+            case .array: return snapshot.convertArray(body, model: parsed.model, options: parsed.options)
+            case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: parsed.options)
+            case .ndjson:
+                let streamed = snapshot.convertNDJSON(body, model: parsed.model, options: parsed.options)
+                ndjsonErrors = streamed.errorLines
+                return Result<Converted, MappingError>.success(streamed.converted)
+            }
+        }
+        switch result {
+        case .success(let converted):
+            StandardIO.write(converted.body)
+            if ndjsonErrors > 0 { return 1 }
+            if converted.warnings > 0 {
+                StandardIO.error("\(converted.warnings) warning\(converted.warnings == 1 ? "" : "s")")
+            }
+            return 0
+        case .failure(let error):
+            StandardIO.write(error.body(requestId: nil) + [UInt8(ascii: "\n")], to: 2)
+            return 1
+        }
+    }
+}
