@@ -25,7 +25,7 @@ extension Converter {
     }
 
     /// The value at a key or key path (the last duplicate wins), or nil when absent.
-    func value(at key: KeyPath, in object: ValueRef) -> ValueRef? {
+    func value(at key: MappedKey, in object: ValueRef) -> ValueRef? {
         var current = object
         for component in key.components {
             guard let member = lastMember(named: component, in: current) else { return nil }

@@ -77,7 +77,8 @@ struct Converter {
             writeAny(ref)
             result = .value
         default:
-            result = withText(token, bytes) { text, out in
+            let fromModel = fromModel
+            result = Converter.withText(token, bytes, into: &out) { text, out in
                 switch value.kind {
                 case .bool, .integer, .float, .double: TypeCoercion.numeric(token, bytes, text: text, as: value, into: &out)
                 case .number: TypeCoercion.numberText(token, bytes, text: text, as: value, into: &out)
@@ -98,8 +99,8 @@ struct Converter {
     }
 
     /// Calls `body` with a string token's decoded bytes (the raw slice when it has no escapes; empty for others).
-    private mutating func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer,
-                                   _ body: (UnsafeRawBufferPointer, inout [UInt8]) -> TypeCoercion.Result)
+    private static func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8],
+                                 _ body: (UnsafeRawBufferPointer, inout [UInt8]) -> TypeCoercion.Result)
         -> TypeCoercion.Result
     {
         guard token.kind == .string else { return body(UnsafeRawBufferPointer(start: nil, count: 0), &out) }

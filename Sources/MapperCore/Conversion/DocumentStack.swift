@@ -44,10 +44,12 @@ private final class OwnedDocument {
     let tokens: UnsafeMutableBufferPointer<JSONToken>
 
     init(bytes source: [UInt8], tokens source2: [JSONToken]) {
-        bytes = .allocate(byteCount: max(source.count, 1), alignment: 8)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(source.count, 1), alignment: 8)
         source.withUnsafeBytes { bytes.copyMemory(from: $0) }
-        tokens = .allocate(capacity: max(source2.count, 1))
+        let tokens = UnsafeMutableBufferPointer<JSONToken>.allocate(capacity: max(source2.count, 1))
         _ = tokens.initialize(from: source2)
+        self.bytes = bytes
+        self.tokens = tokens
     }
 
     deinit {

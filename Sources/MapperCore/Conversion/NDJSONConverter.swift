@@ -41,7 +41,7 @@ public struct NDJSONConverter {
         var start = 0
         while start < chunk.count, !isFinished {
             let rest = UnsafeRawBufferPointer(rebasing: chunk[start...])
-            let newline = rest.firstIndex(of: .newline).map { $0 + start }
+            let newline = rest.firstIndex(of: .lineFeed).map { $0 + start }
             let end = newline ?? chunk.count
             if !skipping {
                 if pending.count + (end - start) > maxLineBytes {
@@ -92,11 +92,11 @@ public struct NDJSONConverter {
         switch result {
         case .success(let converted):
             out.append(contentsOf: converted.body)
-            out.append(.newline)
+            out.append(.lineFeed)
             warnings += converted.warnings
         case .failure(.validationFailed(let report)) where kind == .validate:
             out.append(contentsOf: Self.reportLine(report, line: number))
-            out.append(.newline)
+            out.append(.lineFeed)
             warnings += 1
             if options.mode == .strict { isFinished = true }
         case .failure(let error):
@@ -137,7 +137,7 @@ public struct NDJSONConverter {
             extra(&body)
         }
         out.append(.closeBrace)
-        out.append(.newline)
+        out.append(.lineFeed)
         warnings += 1
         errorLines += 1
         if options.mode == .strict { isFinished = true }

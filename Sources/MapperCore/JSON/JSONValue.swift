@@ -34,9 +34,17 @@ extension JSONValue {
     /// Parses one JSON document.
     static func parse(_ bytes: [UInt8], maxDepth: Int = 1024) throws(JSONSyntaxError) -> JSONValue {
         var tape = JSONTape()
-        return try bytes.withUnsafeBytes { (raw) throws(JSONSyntaxError) -> JSONValue in
-            try JSONScanner.scan(raw, into: &tape, maxDepth: maxDepth)
-            return tape.tokens.withUnsafeBufferPointer { tokens in
+        let failure: JSONSyntaxError? = bytes.withUnsafeBytes { raw in
+            do throws(JSONSyntaxError) {
+                try JSONScanner.scan(raw, into: &tape, maxDepth: maxDepth)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        return bytes.withUnsafeBytes { raw in
+            tape.tokens.withUnsafeBufferPointer { tokens in
                 var index = 0
                 return JSONValue(tokens: tokens, index: &index, bytes: raw)
             }

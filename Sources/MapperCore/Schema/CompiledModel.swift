@@ -75,7 +75,7 @@ final class CompiledProperty: Sendable {
     /// `"key":` of the first alternative, written before the value in flat wire form.
     let wireFragment: [UInt8]
     /// The `key` alternatives, tried in order.
-    let keys: [KeyPath]
+    let keys: [MappedKey]
     /// For each alternative, the `wireKeys` id of its first component.
     let keyIDs: [Int]
     /// The `modelKeys` id of the property name.
@@ -85,7 +85,7 @@ final class CompiledProperty: Sendable {
     nonisolated(unsafe) var defaultValue: CompiledDefault?
     let hasDeclaredDefault: Bool
 
-    init(name: String, keys: [KeyPath], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool) {
+    init(name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool) {
         self.name = name
         self.keys = keys
         self.keyIDs = keyIDs

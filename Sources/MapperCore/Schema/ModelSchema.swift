@@ -42,9 +42,9 @@ struct ClassRule: Sendable, Equatable {
 }
 
 indirect enum Predicate: Sendable, Equatable {
-    case has(KeyPath)
-    case equals(KeyPath, JSONValue)
-    case isIn(KeyPath, [JSONValue])
+    case has(MappedKey)
+    case equals(MappedKey, JSONValue)
+    case isIn(MappedKey, [JSONValue])
     case all([Predicate])
     case any([Predicate])
     case not(Predicate)
@@ -52,10 +52,10 @@ indirect enum Predicate: Sendable, Equatable {
 
 /// `willTransform`: declarative steps run on the input object, in this order.
 struct WillTransform: Sendable, Equatable {
-    var unwrap: KeyPath?
-    var rename: [(from: KeyPath, to: KeyPath)] = []
-    var remove: [KeyPath] = []
-    var defaults: [(key: KeyPath, value: JSONValue)] = []
+    var unwrap: MappedKey?
+    var rename: [(from: MappedKey, to: MappedKey)] = []
+    var remove: [MappedKey] = []
+    var defaults: [(key: MappedKey, value: JSONValue)] = []
 
     static func == (a: WillTransform, b: WillTransform) -> Bool {
         a.unwrap == b.unwrap && a.remove == b.remove
@@ -73,7 +73,7 @@ struct ValidateRules: Sendable, Equatable {
 /// `transformToJSON`: steps on the wire-form object.
 struct TransformToJSON: Sendable, Equatable {
     var omit: [String] = []
-    var set: [(key: KeyPath, value: JSONValue)] = []
+    var set: [(key: MappedKey, value: JSONValue)] = []
 
     static func == (a: TransformToJSON, b: TransformToJSON) -> Bool {
         a.omit == b.omit && a.set.map(\.key) == b.set.map(\.key) && a.set.map(\.value) == b.set.map(\.value)

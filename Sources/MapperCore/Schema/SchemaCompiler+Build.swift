@@ -13,7 +13,7 @@ extension SchemaCompiler {
 
         // Every key the model reads, first components as slot keys and whole paths for the unknown-key trie.
         var readPaths: [[[UInt8]]] = all.flatMap { $0.keys.map(\.components) }
-        var predicateKeys: [KeyPath] = []
+        var predicateKeys: [MappedKey] = []
         func collect(_ predicate: Predicate) {
             switch predicate {
             case .has(let key), .equals(let key, _), .isIn(let key, _): predicateKeys.append(key)
@@ -49,10 +49,10 @@ extension SchemaCompiler {
         }
 
         // Model-form predicates read property names where the wire predicate names a mapped key.
-        var mappedToName: [KeyPath: String] = [:]
+        var mappedToName: [MappedKey: String] = [:]
         for property in all.reversed() { for key in property.keys { mappedToName[key] = property.name } }
         func modelForm(_ predicate: Predicate) -> Predicate {
-            let rename = { (key: KeyPath) in mappedToName[key].map { KeyPath(JSONPointerFreeKey($0)) } ?? key }
+            let rename = { (key: MappedKey) in mappedToName[key].map { MappedKey(literal: $0) } ?? key }
             switch predicate {
             case .has(let key): return .has(rename(key))
             case .equals(let key, let value): return .equals(rename(key), value)
@@ -72,9 +72,6 @@ extension SchemaCompiler {
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
             transformToJSON: resolved(name, \.transformToJSON), schema: schema)
     }
-
-    /// A property name used as a literal key (never split on dots).
-    private func JSONPointerFreeKey(_ name: String) -> String { name }
 
     mutating func compileValue(_ value: ValueSchema, in model: ModelSchema) -> CompiledValue {
         let kind: CompiledValue.Kind

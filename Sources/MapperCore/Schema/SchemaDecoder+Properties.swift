@@ -22,7 +22,7 @@ extension SchemaDecoder {
     }
 
     private mutating func decodeProperty(name: String, _ value: JSONValue, at pointer: String) -> PropertySchema? {
-        var keys = [KeyPath(name)]
+        var keys = [MappedKey(name)]
         var defaultValue: JSONValue?
         var required = false
         if case .object = value {

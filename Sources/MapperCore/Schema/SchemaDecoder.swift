@@ -116,7 +116,7 @@ struct SchemaDecoder {
         return names
     }
 
-    mutating func decodeKey(_ value: JSONValue, at pointer: String) -> KeyPath? {
+    mutating func decodeKey(_ value: JSONValue, at pointer: String) -> MappedKey? {
         guard case .string(let s) = value else {
             problem(pointer, "a key must be a string, not \(value.kindName)")
             return nil
@@ -125,7 +125,7 @@ struct SchemaDecoder {
             problem(pointer, "a key must not be empty")
             return nil
         }
-        return KeyPath(s)
+        return MappedKey(s)
     }
 
     private mutating func decodeClassRules(_ value: JSONValue?, at pointer: String) -> [ClassRule] {
@@ -186,7 +186,7 @@ struct SchemaDecoder {
         }
     }
 
-    private mutating func decodeKeyedValues(_ value: JSONValue?, at pointer: String) -> [(key: KeyPath, value: JSONValue)] {
+    private mutating func decodeKeyedValues(_ value: JSONValue?, at pointer: String) -> [(key: MappedKey, value: JSONValue)] {
         guard let value else { return [] }
         guard case .object(let members) = value else {
             problem(pointer, "expected an object mapping keys to values")

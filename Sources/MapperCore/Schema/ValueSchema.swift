@@ -31,8 +31,8 @@ struct ConstraintSchema: Sendable, Equatable {
 /// One property of a model document.
 struct PropertySchema: Sendable, Equatable {
     var name: String
-    /// The alternatives of `key`, tried in order; each is one literal key or a key path (see `KeyPath`).
-    var keys: [KeyPath]
+    /// The alternatives of `key`, tried in order; each is one literal key or a key path (see `MappedKey`).
+    var keys: [MappedKey]
     var value: ValueSchema
     var defaultValue: JSONValue?
     var required = false

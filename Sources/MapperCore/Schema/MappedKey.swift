@@ -4,7 +4,7 @@
 ///
 /// `"a.b.c"` → `["a", "b", "c"]` (a key path that walks nested objects); `"id"` → `["id"]`; `".ext"` and `"a."` have
 /// fewer than two non-empty components, so they stay the literal keys `[".ext"]` and `["a."]`.
-struct KeyPath: Sendable, Hashable, CustomStringConvertible {
+struct MappedKey: Sendable, Hashable, CustomStringConvertible {
     /// The components as UTF-8 bytes, compared byte for byte with decoded input keys.
     let components: [[UInt8]]
     /// The key exactly as written in the schema.
@@ -14,6 +14,12 @@ struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         self.source = source
         let parts = source.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
         components = parts.count >= 2 ? parts.map { Array($0) } : [Array(source.utf8)]
+    }
+
+    /// A key that is never split (a property name read in model form).
+    init(literal: String) {
+        source = literal
+        components = [Array(literal.utf8)]
     }
 
     var isPath: Bool { components.count > 1 }
