@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Testing
+
+@Suite struct ConvertCommandTests {
+    @Test func convertsTheDesignCardExampleWithOneWarning() throws {
+        let result = try ChildProcess.run(["convert", "User"],
+                                          stdin: #"{"uid":"123","name":"Harry","created":"1965-07-31T00:00:00+0000"}"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"uid":123,"name":"Harry","created":"1965-07-31T00:00:00Z"}"#)
+        #expect(result.stderr == "1 warning\n")
+    }
+
+    @Test func normalizesToWireFormWithKeyPaths() throws {
+        let result = try ChildProcess.run(["convert", "Book", "--normalize"],
+                                          stdin: #"{"n":"Dune","p":412,"ext":{"desc":"sand"},"book_id":"b1"}"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"#)
+        #expect(result.stderr == "")
+    }
+
+    @Test func readsModelFormWithFromModel() throws {
+        let result = try ChildProcess.run(["convert", "Book", "--normalize", "--from", "model"],
+                                          stdin: #"{"name":"Dune","page":412,"desc":"sand","bookID":"b1"}"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"#)
+    }
+
+    @Test func invalidJSONExitsOneWithItsPosition() throws {
+        let result = try ChildProcess.run(["convert", "User"], stdin: "{\"uid\": 1,\n  \"name\": tru}")
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix(#"{"error":{"status":400,"code":"invalid_json","message":"#))
+        #expect(result.stderr.contains(#""offset":24,"line":2,"column":14}}"#))
+    }
+
+    @Test func invalidModelExitsOneWithTheReportOnStandardError() throws {
+        let result = try ChildProcess.run(["convert", "User"], stdin: #"{"uid":"abc"}"#)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            {"error":{"status":422,"code":"validation_failed","message":"1 error"},"valid":false,"model":"User",\
+            "result":{"uid":0},"errors":[{"path":"/uid","code":"missing_required","message":"uid is required"}],\
+            "warnings":[{"path":"/uid","code":"not_a_number","message":"expected uint64, got string \\"abc\\""}]}
+
+            """)
+    }
+
+    @Test func strictModeFailsOnAnyWarning() throws {
+        let result = try ChildProcess.run(["convert", "User", "--strict"], stdin: #"{"uid":"123"}"#)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(#""errors":[{"path":"/uid","code":"coerced""#))
+    }
+
+    @Test(arguments: [
+        (["convert"], "needs a model name"),
+        (["convert", "User", "--from", "model"], "--from model needs --normalize"),
+        (["convert", "User", "--bogus"], "unknown option '--bogus'"),
+        (["convert", "User", "--array", "--ndjson"], "exclude each other"),
+        (["convert", "User", "--from", "json", "--normalize"], "does not take 'json'"),
+        (["convert", "NoSuchModel"], "no model named \"NoSuchModel\""),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) throws {
+        let result = try ChildProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message))
+    }
+
+    @Test func arrayBatchLeavesOutFailingElements() throws {
+        let result = try ChildProcess.run(["convert", "User", "--array"], stdin: #"[{"uid":1},{"uid":"x"},3,{"uid":2}]"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"[{"uid":1},{"uid":2}]"#)
+        #expect(result.stderr == "2 warnings\n")
+    }
+
+    @Test func dictionaryBatchKeepsKeys() throws {
+        let result = try ChildProcess.run(["convert", "User", "--dictionary"], stdin: #"{"a/b":{"uid":1},"c":{"uid":2}}"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"a/b":{"uid":1},"c":{"uid":2}}"#)
+    }
+
+    @Test func ndjsonWritesOneLinePerInputLineAndExitsOneOnAnErrorLine() throws {
+        let input = "{\"uid\":1}\n\n  \r\n{bad\n{\"uid\":2}\r\n{\"uid\":3}"
+        let result = try ChildProcess.run(["convert", "User", "--ndjson"], stdin: input)
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            {"uid":1}
+            {"error":{"status":400,"code":"invalid_json","message":"Unexpected byte 'b' in an object; expected a '\\"'-quoted key or '}'.","line":4,"column":2}}
+            {"uid":2}
+            {"uid":3}
+
+            """)
+    }
+
+    @Test func strictNdjsonStopsAtTheFirstFailingLine() throws {
+        let result = try ChildProcess.run(["convert", "User", "--ndjson", "--strict"],
+                                          stdin: "{\"uid\":1}\n{\"uid\":\"2\"}\n{\"uid\":3}\n")
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0] == #"{"uid":1}"#)
+        #expect(lines[1].hasPrefix(#"{"error":{"status":422,"code":"validation_failed","message":"1 error","line":2,"errors":[{"path":"/uid","code":"coerced""#))
+    }
+
+    @Test func fallsBackToTheEmbeddedConfigurationOutsideAProject() throws {
+        let directory = try ChildProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ChildProcess.run(["convert", "GithubUser"], stdin: #"{"login":"octocat","id":1}"#, cwd: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"login":"octocat","userID":1,"siteAdmin":false,"hireable":false,"publicRepos":0,"publicGists":0,"followers":0,"following":0}"#)
+    }
+
+    @Test func schemasFlagReplacesTheSchemaFolder() throws {
+        let directory = try ChildProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"name":"Point","properties":{"x":"int8","y":"int8"}}"#.utf8)
+            .write(to: directory.appendingPathComponent("point.json"))
+        let result = try ChildProcess.run(["convert", "Point", "--schemas", directory.path], stdin: #"{"x":300,"y":"-2"}"#)
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"x":0,"y":-2}"#)
+        #expect(result.stderr == "2 warnings\n")
+        let other = try ChildProcess.run(["convert", "User", "--schemas", directory.path], stdin: "{}")
+        #expect(other.status == 2)
+    }
+}
