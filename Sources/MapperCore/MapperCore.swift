@@ -97,6 +97,13 @@ extension RegistrySnapshot {
     }
 
     static func shapeMessage(_ token: JSONToken, _ expected: String) -> String {
+        "the body must be \(expected), not \(kindPhrase(token))"
+    }
+
+    /// `expected an object, got an array` for a batch element that is not an object.
+    static func elementShapeMessage(_ token: JSONToken) -> String { "expected an object, got \(kindPhrase(token))" }
+
+    static func kindPhrase(_ token: JSONToken) -> String {
         let found: String
         switch token.kind {
         case .object: found = "an object"
@@ -106,6 +113,6 @@ extension RegistrySnapshot {
         case .true, .false: found = "a boolean"
         case .null: found = "null"
         }
-        return "the body must be \(expected), not \(found)"
+        return found
     }
 }

@@ -52,7 +52,7 @@ extension RegistrySnapshot {
             for i in 0..<tokens[0].count {
                 if i > 0 { result.append(.comma) }
                 if tokens[index].kind != .object {
-                    all.record("/\(i)", .wrongType, "expected an object, got \(Self.shapeMessage(tokens[index], "an object").dropFirst(28))", isError: true)
+                    all.record("/\(i)", .wrongType, Self.elementShapeMessage(tokens[index]), isError: true)
                     result.append(contentsOf: "null".utf8)
                 } else {
                     let run = run(model, body, tokens, index: index, options: modelOptions)
@@ -94,9 +94,12 @@ extension RegistrySnapshot {
             guard tokens[element.index].kind == .object else {
                 failed = true
                 warnings += 1
-                let message = "element dropped: " + Self.shapeMessage(tokens[element.index], "an object")
-                all.record(prefix, options.mode == .strict ? .wrongType : .elementDropped, message,
-                           isError: options.mode == .strict)
+                let message = Self.elementShapeMessage(tokens[element.index])
+                if options.mode == .strict {
+                    all.record(prefix, .wrongType, message, isError: true)
+                } else {
+                    all.record(prefix, .elementDropped, "element dropped: " + message, isError: false)
+                }
                 strictResult.append(contentsOf: "null".utf8)
                 continue
             }

@@ -9,7 +9,7 @@ extension TypeCoercion {
                      as target: CompiledValue, fromModel: Bool, instant: inout Instant,
                      into out: inout [UInt8]) -> Result {
         let found = { ValueDescription.describe(token, in: bytes) }
-        let formats = fromModel ? [target.dateOutput] + target.dateInput : target.dateInput
+        let formats = fromModel ? target.modelFormDateInput : target.dateInput
         let epochDeclared = formats.contains { $0 == .epoch || $0 == .epochMillis }
         let millis = formats.first { $0 == .epoch || $0 == .epochMillis } == .epochMillis
         var reading = DateReading.invalid
@@ -43,14 +43,19 @@ extension TypeCoercion {
         }
         instant = parsed
         let start = out.count
-        let quoted: Bool
         switch target.dateOutput {
-        case .iso8601, .pattern: quoted = true
-        case .epoch, .epochMillis: quoted = false
+        case .iso8601:
+            out.append(.quote)
+            DateFormatting.writeISO8601(parsed, into: &out)
+            out.append(.quote)
+        case .pattern(let pattern):
+            // A pattern's literals may hold bytes that need escaping.
+            var text: [UInt8] = []
+            pattern.format(parsed, into: &text)
+            JSONStrings.writeQuoted(text, into: &out)
+        case .epoch, .epochMillis:
+            DateFormatting.write(parsed, as: target.dateOutput, into: &out)
         }
-        if quoted { out.append(.quote) }
-        DateFormatting.write(parsed, as: target.dateOutput, into: &out)
-        if quoted { out.append(.quote) }
         let shown = String(decoding: out[start...], as: UTF8.self)
         if truncated {
             return Result(outcome: .value, issue: Issue(code: .fractionTruncated,

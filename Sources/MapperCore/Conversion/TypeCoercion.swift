@@ -189,8 +189,8 @@ enum TypeCoercion {
         let found = { ValueDescription.describe(token, in: bytes) }
         switch token.kind {
         case .number:
-            guard let value = DecimalValue(jsonNumber: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
-            else { return dropped(.outOfRange, "\(found()) has more than 38 significant digits") }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
+            guard let value = DecimalValue(jsonNumber: text) else { return decimalOutOfRange(text, found()) }
             value.write(into: &out)
             return .value
         case .true, .false:
@@ -201,12 +201,17 @@ enum TypeCoercion {
         case .string:
             let trimmed = NumberText.trimmingJSONWhitespace(text)
             guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found())") }
-            guard let value = DecimalValue(jsonNumber: trimmed) else {
-                return dropped(.outOfRange, "\(found()) has more than 38 significant digits")
-            }
+            guard let value = DecimalValue(jsonNumber: trimmed) else { return decimalOutOfRange(trimmed, found()) }
             value.write(into: &out)
             return coerced(found(), target, out, from: start)
         }
+    }
+
+    /// A number that `decimal` cannot hold: too many significant digits, or an exponent beyond 64 bits.
+    private static func decimalOutOfRange(_ text: UnsafeRawBufferPointer, _ found: String) -> Result {
+        let anatomy = NumberText.Anatomy(text)
+        let why = anatomy.significantCount > 38 ? "has more than 38 significant digits" : "has an exponent too large for decimal"
+        return dropped(.outOfRange, "\(found) \(why)")
     }
 
     static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as target: CompiledValue,

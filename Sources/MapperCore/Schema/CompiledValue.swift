@@ -8,9 +8,9 @@ final class CompiledValue: Sendable {
     let constraints: CompiledConstraints?
     /// Date input formats tried before the built-in ones (`dateFormat.input`).
     let dateInput: [DateFormat]
+    /// For `from=model` input: the output format first, then the input formats.
+    let modelFormDateInput: [DateFormat]
     let dateOutput: DateFormat
-    /// Whether an epoch format is among the input formats (then numbers are not `coerced`).
-    let acceptsEpoch: Bool
     let base64: Bool
 
     indirect enum Kind: Sendable {
@@ -28,8 +28,8 @@ final class CompiledValue: Sendable {
         self.typeName = typeName
         self.constraints = constraints
         self.dateInput = dateInput
+        self.modelFormDateInput = [dateOutput] + dateInput
         self.dateOutput = dateOutput
-        self.acceptsEpoch = dateInput.contains { $0 == .epoch || $0 == .epochMillis }
         self.base64 = base64
     }
 

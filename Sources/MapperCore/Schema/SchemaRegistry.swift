@@ -34,9 +34,11 @@ public final class SchemaRegistry: Sendable {
     /// How many models have been compiled since start.
     public var compiledCount: Int { compilations.load(ordering: .relaxed) }
 
-    /// Replaces the whole registry with the models of `files` (start-up and SIGHUP), all or nothing.
+    /// Replaces the whole registry with the models of `files` (start-up and SIGHUP), all or nothing. The
+    /// `overlay` (the persisted registry writes) goes on top: its models replace file models of the same name and
+    /// its deletion markers hide them.
     @discardableResult
-    public func load(_ files: [SchemaFile]) throws(SchemaSetError) -> RegistrySnapshot {
+    public func load(_ files: [SchemaFile], overlay: RegistryOverlay? = nil) throws(SchemaSetError) -> RegistrySnapshot {
         try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
             var problems: [SchemaProblem] = []
             var documents: [String: SchemaDocumentEntry] = [:]
@@ -46,6 +48,14 @@ public final class SchemaRegistry: Sendable {
                         problems.append(SchemaProblem(file: document.schema.origin.file, path: document.schema.origin.pointer + "/name",
                             message: "model \"\(document.schema.name)\" is already defined in \(existing.schema.origin.file)"))
                     } else {
+                        documents[document.schema.name] = document
+                    }
+                }
+            }
+            if let overlay {
+                for name in overlay.deleted { documents[name] = nil }
+                for file in overlay.models {
+                    for document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
                         documents[document.schema.name] = document
                     }
                 }
@@ -92,6 +102,7 @@ public final class SchemaRegistry: Sendable {
             let etag = "\"" + String(SHA256.hexDigest(document.canonical).prefix(32)) + "\""
             var version = 1
             if let old = previous[name] { version = old.document == document.canonical ? old.version : old.version + 1 }
+            if let kept = document.version { version = kept }
             entries[name] = ModelEntry(version: version, etag: etag, source: document.source, document: document.canonical)
         }
         let snapshot = RegistrySnapshot(models: table, ids: compiler.ids, entries: entries)
@@ -119,13 +130,31 @@ public struct SchemaFile: Sendable {
     public var source: ModelEntry.Source
     /// Fills in a model's absent `name` (the path of `PUT /schemas/{Model}`).
     public var impliedName: String?
+    /// A version kept from earlier (the overlay's), instead of counting from the previous snapshot.
+    public var version: Int?
 
     /// Creates a schema file.
-    public init(name: String, bytes: [UInt8], source: ModelEntry.Source = .file, impliedName: String? = nil) {
+    public init(name: String, bytes: [UInt8], source: ModelEntry.Source = .file, impliedName: String? = nil,
+                version: Int? = nil) {
         self.name = name
         self.bytes = bytes
         self.source = source
         self.impliedName = impliedName
+        self.version = version
+    }
+}
+
+/// The persisted registry writes (`.registry.json`): registered models and deletion markers.
+public struct RegistryOverlay: Sendable {
+    /// Registered models, each one model document with its kept version.
+    public var models: [SchemaFile]
+    /// Names hidden from the schema files.
+    public var deleted: [String]
+
+    /// Creates an overlay.
+    public init(models: [SchemaFile], deleted: [String]) {
+        self.models = models
+        self.deleted = deleted
     }
 }
 
@@ -140,6 +169,7 @@ struct SchemaDocumentEntry: Sendable {
     var schema: ModelSchema
     var canonical: [UInt8]
     var source: ModelEntry.Source
+    var version: Int?
 
     /// The model documents of one file: a model, or a bundle `{"models": […]}`.
     static func read(_ file: SchemaFile, limits: SchemaLimits, problems: inout [SchemaProblem]) -> [SchemaDocumentEntry] {
@@ -177,7 +207,8 @@ struct SchemaDocumentEntry: Sendable {
                 continue
             }
             if let schema = decoder.decodeModel(document, at: pointer, impliedName: file.impliedName) {
-                result.append(SchemaDocumentEntry(schema: schema, canonical: canonical, source: file.source))
+                result.append(SchemaDocumentEntry(schema: schema, canonical: canonical, source: file.source,
+                                                  version: file.version))
             }
         }
         problems += decoder.problems

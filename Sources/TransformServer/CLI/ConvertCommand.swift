@@ -76,7 +76,7 @@ enum ConvertCommand {
         let source = SchemaSource.resolve(config: parsed.config, schemas: parsed.schemas)
         let registry = SchemaRegistry()
         do {
-            try registry.load(try source.files())
+            try registry.load(try source.files(), overlay: try source.overlay())
         } catch let error as SchemaSetError {
             for problem in error.problems { StandardIO.error(problem.description) }
             return 2

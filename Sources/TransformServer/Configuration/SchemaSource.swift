@@ -29,6 +29,14 @@ enum SchemaSource: Equatable {
         }
     }
 
+    /// The persisted registry writes of a schema directory (none for the embedded copy).
+    func overlay() throws(RegistryOverlayFile.LoadError) -> RegistryOverlay? {
+        switch self {
+        case .directory(let path): return try RegistryOverlayFile.read(in: path)
+        case .embedded: return nil
+        }
+    }
+
     var label: String {
         switch self {
         case .directory(let path): path
