@@ -89,23 +89,19 @@ enum ConvertCommand {
             StandardIO.error("TransformServer convert: no model named \"\(parsed.model)\" in \(source.label).")
             return 2
         }
+        if parsed.batch == .ndjson { return streamNDJSON(snapshot, parsed) }
         let input = StandardIO.readAll()
-        var ndjsonErrors = 0
         let result = input.withUnsafeBytes { body -> Result<Converted, MappingError> in
             switch parsed.batch {
             case .single: return snapshot.convert(body, model: parsed.model, options: parsed.options)
             case .array: return snapshot.convertArray(body, model: parsed.model, options: parsed.options)
             case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: parsed.options)
-            case .ndjson:
-                let streamed = snapshot.convertNDJSON(body, model: parsed.model, options: parsed.options)
-                ndjsonErrors = streamed.errorLines
-                return Result<Converted, MappingError>.success(streamed.converted)
+            case .ndjson: preconditionFailure("streamed above")
             }
         }
         switch result {
         case .success(let converted):
             StandardIO.write(converted.body)
-            if ndjsonErrors > 0 { return 1 }
             if converted.warnings > 0 {
                 StandardIO.error("\(converted.warnings) warning\(converted.warnings == 1 ? "" : "s")")
             }
@@ -114,5 +110,21 @@ enum ConvertCommand {
             StandardIO.write(error.body(requestId: nil) + [UInt8(ascii: "\n")], to: 2)
             return 1
         }
+    }
+
+    /// NDJSON flows through in bounded memory: each chunk read is fed to the converter and completed lines are
+    /// written at once.
+    private static func streamNDJSON(_ snapshot: RegistrySnapshot, _ parsed: Arguments) -> Int32 {
+        var converter = NDJSONConverter(snapshot: snapshot, model: parsed.model, options: parsed.options)
+        StandardIO.readChunks { chunk in
+            StandardIO.write(converter.feed(chunk))
+            return !converter.isFinished
+        }
+        StandardIO.write(converter.finish())
+        if converter.warnings > converter.errorLines {
+            let warnings = converter.warnings - converter.errorLines
+            StandardIO.error("\(warnings) warning\(warnings == 1 ? "" : "s")")
+        }
+        return converter.errorLines > 0 ? 1 : 0
     }
 }

@@ -16,6 +16,17 @@ enum StandardIO {
         return result
     }
 
+    /// Calls `body` with each chunk of standard input until the end, or until `body` returns false.
+    static func readChunks(_ body: (UnsafeRawBufferPointer) -> Bool) {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            if !chunk.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { return }
+        }
+    }
+
     static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
         var offset = 0
         while offset < bytes.count {

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import MapperCore
+
+@Suite struct ComparisonTests {
+    static let schemas = [
+        #"{"name":"Owner","properties":{"uid":{"type":"uint64","key":"id"},"login":"string"}}"#,
+        #"{"name":"Repo","properties":{"id":"uint64","owner":"Owner","tags":{"type":"array","of":"string"},"meta":"dictionary","extra":"any","when":"date"}}"#,
+    ]
+
+    func compare(_ body: String, mode: ConversionOptions.Mode = .lax) throws -> (status: Int, body: String) {
+        let snapshot = try SchemaRegistry.make(Self.schemas[0], Self.schemas[1]).current
+        var options = ConversionOptions()
+        options.mode = mode
+        let result = Array(body.utf8).withUnsafeBytes { snapshot.compare($0, model: "Repo", options: options) }
+        switch result {
+        case .success(let converted): return (200, String(decoding: converted.body, as: UTF8.self))
+        case .failure(let error): return (error.status, String(decoding: error.body(requestId: nil), as: UTF8.self))
+        }
+    }
+
+    @Test func equalWhenTheModelsAreEqualWhateverTheSpelling() throws {
+        let result = try compare(#"{"a":{"id":"7","when":"2015-09-03T16:12:21Z","x":1},"b":{"when":1441296741,"id":7}}"#)
+        #expect(result.status == 200)
+        #expect(result.body == #"{"equal":true,"differences":[]}"#)
+    }
+
+    @Test func listsDifferencesInDeclarationOrderDescendingIntoModelsAndEqualLengthArrays() throws {
+        let result = try compare("""
+            {"a":{"id":1,"owner":{"id":1,"login":"x"},"tags":["a","b"],"meta":{"k":1},"extra":{"p":1}},
+             "b":{"id":2,"owner":{"id":1,"login":"y"},"tags":["a","c"],"meta":{"k":2},"extra":{"p":2}}}
+            """)
+        #expect(result.body == #"{"equal":false,"differences":["/id","/owner/login","/tags/1","/meta/k","/extra"]}"#)
+    }
+
+    @Test func listsAContainerOnceWhenItsLengthOrKeysDiffer() throws {
+        let result = try compare(#"{"a":{"tags":["a"],"meta":{"k":1,"j":2}},"b":{"tags":["a","b"],"meta":{"j":2,"k":1}}}"#)
+        #expect(result.body == #"{"equal":false,"differences":["/tags","/meta"]}"#)
+    }
+
+    @Test func listsAPropertyPresentOnOneSideOnly() throws {
+        let result = try compare(#"{"a":{"owner":{"login":"x"}},"b":{}}"#)
+        #expect(result.body == #"{"equal":false,"differences":["/owner"]}"#)
+    }
+
+    @Test func anInvalidSideGivesAReportWithPrefixedPaths() throws {
+        let result = try compare(#"{"a":{"id":"x"},"b":{"id":1}}"#, mode: .strict)
+        #expect(result.status == 422)
+        #expect(result.body.contains(#""errors":[{"path":"/a/id","code":"not_a_number""#))
+        #expect(result.body.contains(#""result":{"a":{"id":0},"b":{"id":1}}"#))
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "the body must be an object"),
+        (#"{"a":{}}"#, #"member \"b\" must be an object"#),
+        (#"{"a":{},"b":[]}"#, #"member \"b\" must be an object"#),
+        (#"{"a":{},"b":{},"c":{}}"#, #"not \"c\""#),
+    ])
+    func rejectsBodiesThatAreNotTwoObjects(body: String, message: String) throws {
+        let result = try compare(body)
+        #expect(result.status == 400)
+        #expect(result.body.contains(#""code":"not_an_object""#))
+        #expect(result.body.contains(message))
+    }
+}
