@@ -139,6 +139,26 @@ extension Converter {
         return result
     }
 
+    /// The keys that repeat in the object at `ref`, each once, with the pointer of its last occurrence.
+    mutating func duplicateKeys(_ ref: ValueRef) -> [(key: [UInt8], pointer: String)] {
+        let document = documents[ref.document]
+        var last: [[UInt8]: (token: Int, count: Int)] = [:]
+        var order: [[UInt8]] = []
+        var index = ref.index + 1
+        for _ in 0..<document.tokens[ref.index].count {
+            let key = documents.decodedKey(ref.document, index)
+            if let seen = last[key] { last[key] = (index, seen.count + 1) } else {
+                last[key] = (index, 1)
+                order.append(key)
+            }
+            index = document.tokens[index + 1].next
+        }
+        return order.compactMap { key in
+            guard let entry = last[key], entry.count > 1 else { return nil }
+            return (key, memberPointer(ref.document, entry.token))
+        }
+    }
+
     /// `any` and untyped containers: the value re-written canonically (compact, strings re-escaped, number text
     /// and key order kept, duplicate keys resolved).
     mutating func writeAny(_ ref: ValueRef) {

@@ -36,13 +36,25 @@ extension Converter {
 
         // Stage 0: one pass over the input members fills a slot per known key (the last duplicate wins).
         var unread: [Int] = []
-        var duplicated: [Int] = []
+        var duplicated = Set<Int>()
+        var strayDuplicates: [(key: [UInt8], pointer: String)] = []
+        var mergedPointers: [Int: String] = [:]
+        if object.index == 0 {
+            for (key, pointer) in document.mergedDuplicates {
+                if let id = keys.id(of: key) {
+                    duplicated.insert(id)
+                    mergedPointers[id] = pointer
+                } else {
+                    strayDuplicates.append((key, pointer))
+                }
+            }
+        }
         var index = object.index + 1
         let memberCount = document.tokens[object.index].count
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
             if let id = keyID(keyToken, in: document.bytes, keys) {
-                if slots[frame + id] >= 0 { duplicated.append(id) }
+                if slots[frame + id] >= 0 { duplicated.insert(id) }
                 slots[frame + id] = index
             } else {
                 unread.append(index)
@@ -54,21 +66,24 @@ extension Converter {
         let flat = !writesWire || model.wireIsFlat
         var spans: [(property: Int, start: Int, end: Int)] = []
         var holds = [Bool](repeating: false, count: model.properties.count)
+        var foundAt = [String?](repeating: nil, count: model.properties.count)
         out.append(.openBrace)
         var first = true
+        var reportedDuplicates = Set<Int>()
+        let objectDepth = path.depth
         for (i, property) in model.properties.enumerated() {
-            if property.hasDeclaredDefault, property.defaultValue == nil {
-                snapshot.defaultResolver?.needed(property, of: model)
-            }
             let depth = path.depth
             defer { path.truncate(to: depth) }
             let found = locate(property, frame: frame, in: object)
-            if let found, !fromModel, duplicated.contains(property.keyIDs[found.alternative]) {
-                let key = property.keys[found.alternative].components[0]
-                let pointer = path.render(documents)
-                diagnostics.warn(pointer, Issue(code: .duplicateKey, message:
-                    "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins"))
-            } else if found == nil {
+            if let found {
+                // A duplicated key a property uses is reported with that property, at the key itself.
+                let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
+                if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
+                    let key = String(decoding: keys.key(id), as: UTF8.self)
+                    diagnostics.warn(path.render(documents, depth: objectDepth + 1), Issue(code: .duplicateKey,
+                        message: "duplicate key \"\(key)\": the last value wins"))
+                }
+            } else {
                 path.push(.literal(fromModel ? Array(property.name.utf8) : property.keys[0].components[0]))
                 if !fromModel { for component in property.keys[0].components.dropFirst() { path.push(.literal(component)) } }
             }
@@ -80,19 +95,20 @@ extension Converter {
             let valueStart = out.count
             let outcome: TypeCoercion.Outcome
             if let found {
+                if model.required.contains(i) { foundAt[i] = path.render(documents) }
                 let result = convert(found.value, as: property.value)
                 if let issue = result.issue { warn(issue) }
                 outcome = result.outcome
                 if outcome != .value { out.removeSubrange(valueStart...) }
                 if outcome == .value {
                     holds[i] = true
-                } else if let fallback = property.defaultValue, outcome == .implicitDefault || result.issue != nil {
+                } else if outcome == .implicitDefault || result.issue != nil, let fallback = declaredDefault(property, of: model) {
                     out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                     holds[i] = true
                 } else if outcome == .implicitDefault {
                     TypeCoercion.writeZero(property.value, into: &out)
                 }
-            } else if let fallback = property.defaultValue {
+            } else if let fallback = declaredDefault(property, of: model) {
                 out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                 holds[i] = true
             } else if property.value.isNumeric {
@@ -108,10 +124,22 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread, duplicated: duplicated,
+        for id in duplicated.subtracting(reportedDuplicates) {
+            let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
+            strayDuplicates.append((Array(keys.key(id)), pointer))
+        }
+        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread, duplicates: strayDuplicates,
                         frame: frame)
-        checkRules(of: model, holds: holds)
+        checkRules(of: model, holds: holds, foundAt: foundAt)
         if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
+    }
+
+    /// The property's declared default, converted on first use while a snapshot is being built (a default is
+    /// resolved only when a conversion actually needs it, so data that ends ends the recursion).
+    private func declaredDefault(_ property: CompiledProperty, of model: CompiledModel) -> CompiledDefault? {
+        guard property.hasDeclaredDefault else { return nil }
+        if property.defaultValue == nil { snapshot.defaultResolver?.needed(property, of: model) }
+        return property.defaultValue
     }
 
     /// The slot id of an input key, decoding escapes only when the key has any.
@@ -140,7 +168,10 @@ extension Converter {
             var value = ValueRef(document: object.document, index: keyToken + 1)
             var found = true
             for component in key.components.dropFirst() {
-                guard let member = lastMember(named: component, in: value) else { found = false; break }
+                guard let member = lastMember(named: component, in: value, reportingDuplicates: true) else {
+                    found = false
+                    break
+                }
                 pushMember(document: value.document, keyToken: member)
                 value = ValueRef(document: value.document, index: member + 1)
             }
@@ -158,18 +189,34 @@ extension Converter {
     }
 
     /// The key token of the last member named `key` in the object at `ref`, or nil (also when it is no object).
-    func lastMember(named key: [UInt8], in ref: ValueRef) -> Int? {
+    func lastMember(named key: [UInt8], in ref: ValueRef) -> Int? { lastMemberCounting(key, in: ref).index }
+
+    /// As `lastMember`, recording `duplicate_key` below the current path when the key repeats.
+    mutating func lastMember(named key: [UInt8], in ref: ValueRef, reportingDuplicates: Bool) -> Int? {
+        let (index, count) = lastMemberCounting(key, in: ref)
+        if let index, count > 1 {
+            diagnostics.warn(memberPointer(ref.document, index), Issue(code: .duplicateKey,
+                message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins"))
+        }
+        return index
+    }
+
+    private func lastMemberCounting(_ key: [UInt8], in ref: ValueRef) -> (index: Int?, count: Int) {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
-        guard token.kind == .object else { return nil }
+        guard token.kind == .object else { return (nil, 0) }
         var index = ref.index + 1
         var found: Int?
+        var count = 0
         key.withUnsafeBytes { key in
             for _ in 0..<token.count {
-                if JSONStrings.equals(document.tokens[index], in: document.bytes, key) { found = index }
+                if JSONStrings.equals(document.tokens[index], in: document.bytes, key) {
+                    found = index
+                    count += 1
+                }
                 index = document.tokens[index + 1].next
             }
         }
-        return found
+        return (found, count)
     }
 }

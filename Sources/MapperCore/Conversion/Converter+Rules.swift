@@ -3,12 +3,17 @@
 extension Converter {
     /// Stage 3 of a model's report: `unknown_key` (under `unknownKeys: reject`) and `duplicate_key` entries for keys
     /// that no property reads, sorted bytewise by key.
+    /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild).
     mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unread: [Int], duplicated: [Int], frame: Int) {
+                                  unread: [Int], duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
         let rejects = model.rejectsUnknownKeys
-        guard rejects || unread.count > 1 else { return }
+        guard rejects || unread.count > 1 || !duplicates.isEmpty else { return }
         let document = documents[object.document]
         var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
+        for (key, pointer) in duplicates {
+            let name = String(decoding: key, as: UTF8.self)
+            entries.append((key, .duplicateKey, pointer, "duplicate key \"\(name)\": the last value wins"))
+        }
         var seen: [[UInt8]: Int] = [:]
         for keyToken in unread {
             var key: [UInt8] = []
@@ -19,7 +24,7 @@ extension Converter {
             if seen[key] == 2 {
                 entries.append((key, .duplicateKey, pointer, "duplicate key \"\(name)\": the last value wins"))
             }
-            if rejects, seen[key] == 1, declared.readTrie.children[key] == nil, model.readTrie.children[key] == nil {
+            if rejects, seen[key] == 1, !reads(key, model: model, declared: declared) {
                 entries.append((key, .unknownKey, pointer, "unknown key \"\(name)\""))
             }
         }
@@ -27,10 +32,15 @@ extension Converter {
             // Stray keys inside objects that a key path walks through.
             for (key, node) in model.readTrie.children where !node.isTerminal {
                 guard let id = model.wireKeys.id(of: key), slots[frame + id] >= 0 else { continue }
+                pushMember(document: object.document, keyToken: slots[frame + id])
                 collectStray(node, in: ValueRef(document: object.document, index: slots[frame + id] + 1), into: &entries)
+                path.pop()
             }
         }
-        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        // Sorted bytewise by key; for one key, unknown_key before duplicate_key.
+        entries.sort { a, b in
+            a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : (a.code == .unknownKey && b.code != .unknownKey)
+        }
         for entry in entries {
             diagnostics.record(entry.path, entry.code, entry.message, isError: entry.code == .unknownKey || diagnostics.strict)
         }
@@ -47,12 +57,22 @@ extension Converter {
             JSONStrings.decode(document.tokens[index], in: document.bytes, into: &key)
             let pointer = memberPointer(ref.document, index)
             if let child = node.children[key] {
-                if !child.isTerminal { collectStray(child, in: ValueRef(document: ref.document, index: index + 1), into: &entries) }
+                if !child.isTerminal {
+                    pushMember(document: ref.document, keyToken: index)
+                    collectStray(child, in: ValueRef(document: ref.document, index: index + 1), into: &entries)
+                    path.pop()
+                }
             } else {
                 entries.append((key, .unknownKey, pointer, "unknown key \"\(String(decoding: key, as: UTF8.self))\""))
             }
             index = document.tokens[index + 1].next
         }
+    }
+
+    /// Whether some property, predicate or step of the model reads `key` (property names, in model-form input).
+    private func reads(_ key: [UInt8], model: CompiledModel, declared: CompiledModel) -> Bool {
+        if fromModel { return model.modelReadKeys.contains(key) || declared.modelReadKeys.contains(key) }
+        return model.readTrie.children[key] != nil || declared.readTrie.children[key] != nil
     }
 
     /// The pointer of the member whose key token is `keyToken`, below the current path.
@@ -63,9 +83,14 @@ extension Converter {
     }
 
     /// Stage 4: `required` and `requireAny`.
-    mutating func checkRules(of model: CompiledModel, holds: [Bool]) {
+    /// `foundAt` holds the input pointer of each required property that was present.
+    mutating func checkRules(of model: CompiledModel, holds: [Bool], foundAt: [String?]) {
         for index in model.required where !holds[index] {
             let property = model.properties[index]
+            if let pointer = foundAt[index] {
+                diagnostics.record(pointer, .missingRequired, "\(property.name) is required", isError: true)
+                continue
+            }
             let key = fromModel ? [Array(property.name.utf8)] : property.keys[0].components
             let depth = path.depth
             for component in key { path.push(.literal(component)) }

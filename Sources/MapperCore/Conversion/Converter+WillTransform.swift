@@ -27,7 +27,7 @@ extension Converter {
         var object = ref
         if let unwrap = steps.unwrap {
             for (i, component) in unwrap.components.enumerated() {
-                guard let member = lastMember(named: component, in: object) else {
+                guard let member = lastMember(named: component, in: object, reportingDuplicates: true) else {
                     for remaining in unwrap.components[i...] { path.push(.literal(remaining)) }
                     fail(.ruleFailed, "unwrap target \"\(unwrap.source)\" is absent or not an object")
                     return nil
@@ -42,6 +42,7 @@ extension Converter {
         }
         guard !steps.rename.isEmpty || !steps.remove.isEmpty || !steps.defaults.isEmpty else { return object }
         let base = path.render(documents)
+        let merged = duplicateKeys(object)  // reported by the rebuilt object's conversion (stage 3 or its property)
         var editable = editableObject(object, origin: base)
         for (from, to) in steps.rename {
             guard let moved = take(from.components, from: &editable) else { continue }
@@ -55,7 +56,7 @@ extension Converter {
             let member = EditableObject.Member(key: [], node: .constant(value.bytes), origin: key.pointer(under: base))
             _ = put(member, at: key.components, into: &editable, replace: false)
         }
-        return rebuild(editable)
+        return rebuild(editable, mergedDuplicates: merged)
     }
 
     private func editableObject(_ ref: ValueRef, origin: String) -> EditableObject {
@@ -117,7 +118,7 @@ extension Converter {
     }
 
     /// Writes the edited object as JSON, scans it into a new document, and maps its values to their origins.
-    private mutating func rebuild(_ object: EditableObject) -> ValueRef? {
+    private mutating func rebuild(_ object: EditableObject, mergedDuplicates: [(key: [UInt8], pointer: String)]) -> ValueRef? {
         var bytes: [UInt8] = []
         write(object, into: &bytes)
         var tape = JSONTape()
@@ -140,7 +141,7 @@ extension Converter {
             }
             map(object, at: 0)
         }
-        let document = documents.add(bytes: bytes, tape: tape, origins: origins)
+        let document = documents.add(bytes: bytes, tape: tape, origins: origins, mergedDuplicates: mergedDuplicates)
         return ValueRef(document: document, index: 0)
     }
 

@@ -93,6 +93,11 @@ struct Converter {
             }
         }
         if result.outcome == .value, let constraints = value.constraints {
+            // A kept value's warning comes first, then what its constraints say about it.
+            if let issue = result.issue {
+                warn(issue)
+                result.issue = nil
+            }
             checkConstraints(constraints, value: value, token: token, bytes: bytes, written: start, instant: instant)
         }
         return result

@@ -10,6 +10,8 @@ struct DocumentStack {
         let tokens: UnsafeBufferPointer<JSONToken>
         /// Input pointers of values that came from elsewhere (renamed keys, injected defaults), by token index.
         var origins: [Int: String] = [:]
+        /// Keys that repeated in the object this document was rebuilt from, with their input pointers.
+        var mergedDuplicates: [(key: [UInt8], pointer: String)] = []
     }
 
     private(set) var documents: [Document]
@@ -22,12 +24,13 @@ struct DocumentStack {
     subscript(_ index: Int) -> Document { documents[index] }
 
     /// Adds a rebuilt document; returns its index.
-    mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String]) -> Int {
+    mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String],
+                      mergedDuplicates: [(key: [UInt8], pointer: String)]) -> Int {
         let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
         owned.append(document)
         documents.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
                                   tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count]),
-                                  origins: origins))
+                                  origins: origins, mergedDuplicates: mergedDuplicates))
         return documents.count - 1
     }
 

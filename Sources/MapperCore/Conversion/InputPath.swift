@@ -20,6 +20,13 @@ struct InputPath {
     var depth: Int { segments.count }
     mutating func truncate(to depth: Int) { segments.removeSubrange(depth...) }
 
+    /// The pointer of the first `depth` segments.
+    func render(_ documents: DocumentStack, depth: Int) -> String {
+        var prefix = self
+        prefix.truncate(to: depth)
+        return prefix.render(documents)
+    }
+
     /// Renders the pointer, resolving key tokens through `documents`.
     func render(_ documents: DocumentStack, appending extra: [UInt8]? = nil) -> String {
         var start = 0

@@ -118,7 +118,11 @@ enum TypeCoercion {
                               issue: Issue(code: .outOfRange, message: "\(found()) is out of range for \(target.typeName)"))
             case .value(let value, let truncated):
                 FloatFormatting.writeInteger(value, into: &out)
-                if isCoerced { return coerced(found(), target, out, from: start) }
+                if isCoerced {
+                    var result = coerced(found(), target, out, from: start)
+                    if truncated { result.issue?.message += " (fraction truncated)" }
+                    return result
+                }
                 if truncated {
                     return Result(outcome: .value, issue: Issue(code: .fractionTruncated, message:
                         "\(found()) truncated to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
@@ -190,7 +194,9 @@ enum TypeCoercion {
         switch token.kind {
         case .number:
             let text = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
-            guard let value = DecimalValue(jsonNumber: text) else { return decimalOutOfRange(text, found()) }
+            guard let value = DecimalValue(jsonNumber: text) else {
+                return DecimalValue.writeHugeExponent(text, into: &out) ? .value : decimalOutOfRange(found())
+            }
             value.write(into: &out)
             return .value
         case .true, .false:
@@ -201,17 +207,18 @@ enum TypeCoercion {
         case .string:
             let trimmed = NumberText.trimmingJSONWhitespace(text)
             guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found())") }
-            guard let value = DecimalValue(jsonNumber: trimmed) else { return decimalOutOfRange(trimmed, found()) }
-            value.write(into: &out)
+            if let value = DecimalValue(jsonNumber: trimmed) {
+                value.write(into: &out)
+            } else if !DecimalValue.writeHugeExponent(trimmed, into: &out) {
+                return decimalOutOfRange(found())
+            }
             return coerced(found(), target, out, from: start)
         }
     }
 
-    /// A number that `decimal` cannot hold: too many significant digits, or an exponent beyond 64 bits.
-    private static func decimalOutOfRange(_ text: UnsafeRawBufferPointer, _ found: String) -> Result {
-        let anatomy = NumberText.Anatomy(text)
-        let why = anatomy.significantCount > 38 ? "has more than 38 significant digits" : "has an exponent too large for decimal"
-        return dropped(.outOfRange, "\(found) \(why)")
+    /// A number that `decimal` cannot hold: more than 38 significant digits.
+    private static func decimalOutOfRange(_ found: String) -> Result {
+        return dropped(.outOfRange, "\(found) has more than 38 significant digits")
     }
 
     static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as target: CompiledValue,

@@ -475,10 +475,11 @@ struct JSONScanner {
             throw JSONSyntaxError(.unexpectedEnd(expected: .utf8Continuation), at: count)
         }
         let second = self[offset + 1]
-        guard second >= lowest && second <= highest else { throw JSONSyntaxError(.invalidUTF8(lead), at: offset) }
+        // API.md: the offset is the first byte that cannot be accepted — here the byte after a valid lead.
+        guard second >= lowest && second <= highest else { throw JSONSyntaxError(.invalidUTF8(second), at: offset + 1) }
         for index in offset + 2..<offset + length {
             guard index < count else { throw JSONSyntaxError(.unexpectedEnd(expected: .utf8Continuation), at: count) }
-            guard self[index].isUTF8Continuation else { throw JSONSyntaxError(.invalidUTF8(lead), at: offset) }
+            guard self[index].isUTF8Continuation else { throw JSONSyntaxError(.invalidUTF8(self[index]), at: index) }
         }
         return offset + length
     }

@@ -75,7 +75,8 @@ struct JSONSyntaxError: Error, Equatable, Sendable {
         case unexpectedByte(UInt8, expected: Expectation)
         /// The input ended while `expected` was still needed.
         case unexpectedEnd(expected: Expectation)
-        /// A byte sequence that is not UTF-8 (overlong, surrogate, above U+10FFFF, truncated); carries its first byte.
+        /// A byte sequence that is not UTF-8 (overlong, surrogate, above U+10FFFF, truncated); carries the first byte
+        /// that cannot be accepted (a bad lead byte, or the byte after a valid lead that breaks the sequence).
         case invalidUTF8(UInt8)
         /// `\` followed by a byte that starts no escape.
         case invalidEscape(UInt8)
@@ -134,7 +135,7 @@ extension JSONSyntaxError: CustomStringConvertible {
         case .unexpectedEnd(let expected):
             return "The input ends too early\(expected.location); expected \(expected.summary)."
         case .invalidUTF8(let byte):
-            return "The bytes starting with \(Self.hex(byte)) are not valid UTF-8."
+            return "Byte \(Self.hex(byte)) is not valid UTF-8 here."
         case .invalidEscape(let byte):
             return "Invalid escape in a string: \(Self.render(byte)) cannot follow '\\'; "
                 + "the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX."

@@ -29,6 +29,8 @@ final class CompiledModel: Sendable {
     let rejectsUnknownKeys: Bool
     /// Every key path the model reads, as a trie, for finding stray keys under `unknownKeys: reject`.
     let readTrie: KeyTrie
+    /// The keys model-form input may hold: every property name (blacklisted ones too) and predicate key.
+    let modelReadKeys: Set<[UInt8]>
     let willTransform: WillTransform?
     /// Own `classForDictionary` rules (never inherited).
     let classRules: [CompiledClassRule]
@@ -44,7 +46,8 @@ final class CompiledModel: Sendable {
     let schema: ModelSchema
 
     init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
-         modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, willTransform: WillTransform?,
+         modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
+         willTransform: WillTransform?,
          classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
          transformToJSON: TransformToJSON?, schema: ModelSchema) {
         self.id = id
@@ -55,6 +58,7 @@ final class CompiledModel: Sendable {
         self.modelKeys = modelKeys
         self.rejectsUnknownKeys = rejectsUnknownKeys
         self.readTrie = readTrie
+        self.modelReadKeys = modelReadKeys
         self.willTransform = willTransform
         self.classRules = classRules
         self.required = required

@@ -69,8 +69,17 @@ extension SchemaCompiler {
             id: ids[name]!, name: name, parentID: schema.parent.flatMap { ids[$0] }, properties: properties,
             wireKeys: KeyIndex(firstKeys), modelKeys: KeyIndex(effective.map { Array($0.name.utf8) }),
             rejectsUnknownKeys: resolved(name, \.unknownKeys) ?? false, readTrie: KeyTrie.build(readPaths),
+            modelReadKeys: Set(all.map { Array($0.name.utf8) } + rules.flatMap { Self.firstKeys($0.modelForm) }),
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
             transformToJSON: resolved(name, \.transformToJSON), schema: schema)
+    }
+
+    static func firstKeys(_ predicate: Predicate) -> [[UInt8]] {
+        switch predicate {
+        case .has(let key), .equals(let key, _), .isIn(let key, _): [key.components[0]]
+        case .all(let list), .any(let list): list.flatMap(firstKeys)
+        case .not(let inner): firstKeys(inner)
+        }
     }
 
     mutating func compileValue(_ value: ValueSchema, in model: ModelSchema) -> CompiledValue {

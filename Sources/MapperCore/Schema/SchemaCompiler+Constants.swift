@@ -75,7 +75,7 @@ extension SchemaCompiler {
     private mutating func cleanConstant(_ constant: JSONValue, as value: CompiledValue, at pointer: String,
                                        in model: ModelSchema) -> [UInt8]? {
         let converted = ConstantConversion.convert(constant, as: value, snapshot: RegistrySnapshot.empty, wire: false)
-        guard converted.outcome == .value, converted.diagnostics.isEmpty else {
+        guard converted.outcome == .value, converted.issue == nil, converted.diagnostics.isEmpty else {
             let why = converted.diagnostics.entries.first?.message ?? converted.issue?.message ?? "it gives no value"
             problem(model, pointer, "\(String(decoding: constant.bytes, as: UTF8.self)) does not convert to \(value.typeName) cleanly: \(why)")
             return nil

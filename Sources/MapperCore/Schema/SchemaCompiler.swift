@@ -26,8 +26,8 @@ struct SchemaCompiler {
 
     // MARK: - Whole-set checks
 
-    /// Checks everything that needs the whole set; returns false when compilation cannot go on.
-    mutating func validateSet() -> Bool {
+    /// Checks everything that needs the whole set, recording every problem found.
+    mutating func validateSet() {
         if models.count > limits.maxModels {
             problems.append(SchemaProblem(file: "", path: "", message:
                 "\(models.count) models exceed the limit of \(limits.maxModels)"))
@@ -46,9 +46,37 @@ struct SchemaCompiler {
             }
             for property in model.properties { checkReferences(property.value, in: model) }
         }
-        guard problems.isEmpty else { return false }
-        for model in models.values.sorted(by: { $0.name < $1.name }) { checkRules(model) }
-        return problems.isEmpty
+        for model in models.values.sorted(by: { $0.name < $1.name }) where chain(of: model.name) != nil {
+            checkRules(model)
+        }
+    }
+
+    /// The models that can be compiled: an acyclic chain, and references only to models that can be compiled
+    /// themselves (so a set with problems still gets every later check).
+    func buildable() -> [String] {
+        var candidates = Set(models.keys).filter { !$0.isEmpty }
+        var changed = true
+        while changed {
+            changed = false
+            for name in candidates {
+                let ok = chain(of: name).map { $0.allSatisfy { candidates.contains($0.name) } } ?? false
+                    && flattenedProperties(of: name).allSatisfy { references($0.value).isSubset(of: candidates) }
+                    && models[name]!.classRules.allSatisfy { candidates.contains($0.use) && isDescendant($0.use, of: name) }
+                if !ok {
+                    candidates.remove(name)
+                    changed = true
+                }
+            }
+        }
+        return candidates.sorted()
+    }
+
+    private func references(_ value: ValueSchema) -> Set<String> {
+        switch value.type {
+        case .builtin: return []
+        case .container(_, let element): return element.map(references) ?? []
+        case .model(let name): return [name]
+        }
     }
 
     /// The model's ancestry, root first, or nil when `extends` loops.
@@ -73,7 +101,7 @@ struct SchemaCompiler {
         case .builtin: break
         case .container(_, let element): if let element { checkReferences(element, in: model) }
         case .model(let name):
-            if models[name] == nil { problem(model, value.pointer, "unknown type \"\(name)\"") }
+            if models[name] == nil { problem(model, value.typePointer, "unknown type \"\(name)\"") }
         }
     }
 

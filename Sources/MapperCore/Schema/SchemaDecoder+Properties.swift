@@ -44,6 +44,7 @@ extension SchemaDecoder {
             }
         }
         guard let spec = decodeValue(value, at: pointer, allowed: Self.propertyKeys) else { return nil }
+        if keys.isEmpty { keys = [MappedKey(name)] }  // every alternative was a problem; keep compiling the rest
         return PropertySchema(
             name: name, keys: keys, value: spec, defaultValue: defaultValue, required: required, pointer: pointer)
     }
@@ -53,7 +54,7 @@ extension SchemaDecoder {
         switch value {
         case .string(let typeName):
             return decodeTypeName(typeName, of: nil, at: pointer, typePointer: pointer).map {
-                ValueSchema(type: $0, pointer: pointer)
+                ValueSchema(type: $0, pointer: pointer, typePointer: pointer)
             }
         case .object(let members):
             for member in members where !allowed.contains(member.key) {
@@ -65,7 +66,7 @@ extension SchemaDecoder {
             }
             guard let type = decodeTypeName(typeName, of: value["of"], at: pointer, typePointer: pointer + "/type")
             else { return nil }
-            var spec = ValueSchema(type: type, pointer: pointer)
+            var spec = ValueSchema(type: type, pointer: pointer, typePointer: pointer + "/type")
             decodeConstraints(value, at: pointer, into: &spec.constraints)
             decodeDateFormat(value["dateFormat"], type: type, at: pointer + "/dateFormat", into: &spec)
             switch value["encoding"] {

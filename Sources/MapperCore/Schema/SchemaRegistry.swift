@@ -44,6 +44,7 @@ public final class SchemaRegistry: Sendable {
             var documents: [String: SchemaDocumentEntry] = [:]
             for file in files {
                 for document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
+                    if document.schema.name.isEmpty { continue }
                     if let existing = documents[document.schema.name] {
                         problems.append(SchemaProblem(file: document.schema.origin.file, path: document.schema.origin.pointer + "/name",
                             message: "model \"\(document.schema.name)\" is already defined in \(existing.schema.origin.file)"))
@@ -60,8 +61,7 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
-            guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
-            return try publish(documents, state: &state)
+            return try publish(documents, earlier: problems, state: &state)
         }
     }
 
@@ -79,21 +79,21 @@ public final class SchemaRegistry: Sendable {
                     documents[document.schema.name] = document
                 }
             }
-            guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
-            return try publish(documents, state: &state)
+            return try publish(documents, earlier: problems, state: &state)
         }
     }
 
     /// Validates and compiles `documents` as the new whole set and publishes it.
-    private func publish(_ documents: [String: SchemaDocumentEntry], state: inout WriterState) throws(SchemaSetError)
-        -> RegistrySnapshot
+    /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
+    /// be, so every problem is reported at once.
+    private func publish(_ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
+                         state: inout WriterState) throws(SchemaSetError) -> RegistrySnapshot
     {
         var compiler = SchemaCompiler(models: documents.values.map(\.schema), ids: state.ids, limits: limits)
-        guard compiler.validateSet() else { throw SchemaSetError(problems: compiler.problems) }
-        let names = documents.keys.sorted()
+        compiler.validateSet()
         var compiled: [CompiledModel] = []
-        for name in names { compiled.append(compiler.build(name)) }
-        guard compiler.problems.isEmpty else { throw SchemaSetError(problems: compiler.problems) }
+        for name in compiler.buildable() { compiled.append(compiler.build(name)) }
+        var problems = earlier + compiler.problems
         var table = [CompiledModel?](repeating: nil, count: (compiler.ids.values.max() ?? -1) + 1)
         for model in compiled { table[model.id] = model }
         let previous = current.entries
@@ -111,7 +111,8 @@ public final class SchemaRegistry: Sendable {
         snapshot.defaultResolver = resolver
         resolver.resolveAll(compiled)
         snapshot.defaultResolver = nil
-        guard resolver.problems.isEmpty else { throw SchemaSetError(problems: resolver.problems) }
+        problems += resolver.problems
+        guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
         compilations.add(compiled.count, ordering: .relaxed)
         state.documents = documents
         state.ids = compiler.ids
@@ -172,6 +173,8 @@ struct SchemaDocumentEntry: Sendable {
     var version: Int?
 
     /// The model documents of one file: a model, or a bundle `{"models": […]}`.
+    /// Models whose documents have problems are still returned, without their broken parts, so the rest of the
+    /// set is checked too.
     static func read(_ file: SchemaFile, limits: SchemaLimits, problems: inout [SchemaProblem]) -> [SchemaDocumentEntry] {
         let value: JSONValue
         do throws(JSONSyntaxError) {
@@ -185,7 +188,7 @@ struct SchemaDocumentEntry: Sendable {
         var documents: [(JSONValue, String)] = []
         if case .array(let models)? = value["models"], file.impliedName == nil {
             if case .object(let members) = value {
-                for member in members where member.key != "models" && member.key != "delete" {
+                for member in members where member.key != "models" {
                     problems.append(SchemaProblem(file: file.name, path: "/" + JSONPointer.escape(member.key),
                                                   message: "a bundle holds only \"models\""))
                 }
@@ -212,6 +215,6 @@ struct SchemaDocumentEntry: Sendable {
             }
         }
         problems += decoder.problems
-        return decoder.problems.isEmpty ? result : []
+        return result
     }
 }

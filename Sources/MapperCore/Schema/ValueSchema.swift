@@ -12,6 +12,8 @@ struct ValueSchema: Sendable, Equatable {
     var base64 = false
     /// Where this spec sits in its document, for problems found later.
     var pointer: String = ""
+    /// Where its type name is written (`…/type` in the object form).
+    var typePointer: String = ""
 }
 
 /// The constraint operands exactly as written; they are converted as the property's type at compilation.

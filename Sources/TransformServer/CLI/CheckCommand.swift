@@ -20,7 +20,8 @@ enum CheckCommand {
         let registry = SchemaRegistry()
         do throws(SchemaSetError) {
             let snapshot = try registry.load(files)
-            StandardIO.write(Array("\(source.label): \(snapshot.modelNames.count) models, no problems\n".utf8))
+            let count = snapshot.modelNames.count
+            StandardIO.write(Array("\(source.label): \(count) model\(count == 1 ? "" : "s"), no problems\n".utf8))
             return 0
         } catch {
             for problem in error.problems { StandardIO.write(Array((problem.description + "\n").utf8)) }

@@ -177,3 +177,28 @@ struct DecimalValueTests {
         }
     }
 }
+
+@Suite struct DecimalHugeExponentTests {
+    @Test(arguments: [
+        ("999", false, 1, "1000"), ("1000", false, -1, "999"), ("12", true, 3, "9"), ("12", true, -3, "15"),
+        ("100000000000000000000000", false, -1, "99999999999999999999999"),
+    ])
+    func addsASmallShiftToALongExponent(digits: String, negative: Bool, shift: Int, expected: String) {
+        let result = DecimalValue.add(Array(digits.utf8), negative: negative, shift)
+        #expect(result.negative == negative)
+        #expect(String(decoding: result.digits, as: UTF8.self) == expected)
+    }
+
+    @Test(arguments: [
+        ("1e99999999999999999999", "1e+99999999999999999999"),
+        ("12.5e99999999999999999999", "1.25e+100000000000000000000"),
+        ("-0.0015E-99999999999999999999", "-1.5e-100000000000000000002"),
+        ("120e-100000000000000000000", "1.2e-99999999999999999998"),
+    ])
+    func writesExponentsBeyondSixtyFourBits(text: String, expected: String) {
+        var out: [UInt8] = []
+        let written = Array(text.utf8).withUnsafeBytes { DecimalValue.writeHugeExponent($0, into: &out) }
+        #expect(written)
+        #expect(String(decoding: out, as: UTF8.self) == expected)
+    }
+}

@@ -26,7 +26,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("a.json: /properties/x: unknown type \"int33\""))
-        #expect(lines.contains("a.json: /properties/y: unknown type \"B\""))
+        #expect(lines.contains("a.json: /properties/y/type: unknown type \"B\""))
         #expect(lines.contains { $0.hasPrefix("b.json: /models/0/extends: extends forms a cycle") })
         #expect(lines.contains { $0.hasPrefix("b.json: /models/1/extends: extends forms a cycle") })
         #expect(!result.stdout.contains(".registry.json"))

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+
+@testable import MapperCore
+
+/// SEMANTICS.md "Equality and identity": `X-Model-Hash` is the SHA-256 of the canonical model form, so inputs that
+/// convert to the same model share it, and number or string text that the model keeps changes it.
+struct ModelHashTests {
+    static let registry: SchemaRegistry = {
+        let documents = [
+            #"""
+            {"name":"Person","properties":{"name":"string","age":"int32","score":"double","balance":"decimal",
+             "born":"date","active":"bool","address":"Address","tags":{"type":"array","of":"int32"}}}
+            """#,
+            #"{"name":"Address","properties":{"city":"string","zip":{"type":"string","key":"postal"}}}"#,
+            #"{"name":"Raw","properties":{"n":"number","s":"string","a":"any","d":"dictionary"}}"#,
+        ]
+        let registry = SchemaRegistry()
+        try! registry.load(documents.enumerated().map { SchemaFile(name: "m\($0).json", bytes: Array($1.utf8)) })
+        return registry
+    }()
+
+    static let base = #"""
+        {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
+         "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
+        """#
+    static let baseModelForm = #"{"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,"address":{"city":"Oslo","zip":"0150"},"tags":[1,2]}"#
+    /// sha256sum of `baseModelForm`.
+    static let baseHash = "9dedcc738d2c65c0294ad27668c95cb406cb9ca8b12e896e6b7b3c55fe2dd971"
+
+    static func options(output: ConversionOptions.Form = .model, hash: Bool = true) -> ConversionOptions {
+        var options = ConversionOptions()
+        options.output = output
+        options.hash = hash
+        return options
+    }
+
+    static func converted(_ model: String, _ input: String, _ options: ConversionOptions = options()) throws -> Converted {
+        try Array(input.utf8).withUnsafeBytes { registry.current.convert($0, model: model, options: options) }.get()
+    }
+
+    static func hash(_ model: String, _ input: String) throws -> String? { try converted(model, input).modelHash }
+
+    @Test
+    func isTheSHA256OfTheModelFormOutput() throws {
+        let converted = try Self.converted("Person", Self.base)
+        #expect(String(decoding: converted.body, as: UTF8.self) == Self.baseModelForm)
+        #expect(converted.modelHash == Self.baseHash)
+        #expect(converted.modelHash == SHA256.hexDigest(converted.body))
+    }
+
+    @Test
+    func isTheModelFormHashForWireFormOutputToo() throws {
+        let wire = try Self.converted("Person", Self.base, Self.options(output: .wire))
+        #expect(String(decoding: wire.body, as: UTF8.self).contains(#""postal":"0150""#))
+        #expect(wire.modelHash == Self.baseHash)
+    }
+
+    @Test
+    func isTheSameForAValidReport() throws {
+        let result = Array(Self.base.utf8).withUnsafeBytes {
+            Self.registry.current.validate($0, model: "Person", options: Self.options())
+        }
+        #expect(try result.get().modelHash == Self.baseHash)
+    }
+
+    @Test
+    func isAbsentUnlessAskedFor() throws {
+        #expect(try Self.converted("Person", Self.base, Self.options(hash: false)).modelHash == nil)
+    }
+
+    @Test
+    func isLowercaseHex() throws {
+        let hash = try #require(try Self.hash("Raw", #"{"s":"x"}"#))
+        #expect(hash.utf8.count == 64)
+        #expect(hash.utf8.allSatisfy { $0.isASCIIDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+    }
+
+    static let sameModel: [(String, String)] = [
+        ("key order", #"""
+            {"tags":[1,2],"address":{"postal":"0150","city":"Oslo"},"active":true,"born":"2015-09-03T16:12:21Z",
+             "balance":1.5,"score":0.5,"age":30,"name":"Ann"}
+            """#),
+        ("extra keys", #"""
+            {"id":9,"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
+             "address":{"city":"Oslo","postal":"0150","zip":"x","country":"NO"},"tags":[1,2],"zz":{"deep":[1]}}
+            """#),
+        ("date without zone", #"""
+            {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03 16:12:21","active":true,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
+            """#),
+        ("date with offset and zero fraction", #"""
+            {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T18:12:21.000+02:00","active":true,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
+            """#),
+        ("Twitter date", #"""
+            {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"Fri Sep 04 00:12:21 +0800 2015","active":true,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
+            """#),
+        ("epoch date", #"""
+            {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":1441296741,"active":true,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
+            """#),
+        ("numbers spelled differently", #"""
+            {"name":"Ann","age":3e1,"score":5E-1,"balance":0.150e1,"born":"2015-09-03T16:12:21Z","active":1,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1.0,20e-1]}
+            """#),
+        ("numbers in strings", #"""
+            {"name":"Ann","age":" 30 ","score":"0.50","balance":"1.50","born":"2015-09-03T16:12:21Z","active":"YES",
+             "address":{"city":"Oslo","postal":"0150"},"tags":["1","2"]}
+            """#),
+        ("escaped keys and strings", #"""
+            {"n\u0061me":"\u0041nn","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
+             "address":{"city":"Osl\u006f","postal":"0150"},"tags":[1,2]}
+            """#),
+        ("dropped elements", #"""
+            {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
+             "address":{"city":"Oslo","postal":"0150"},"tags":[1,null,"x",2]}
+            """#),
+    ]
+
+    @Test(arguments: sameModel)
+    func isTheSameForInputsThatBuildTheSameModel(_ name: String, _ input: String) throws {
+        let converted = try Self.converted("Person", input)
+        #expect(String(decoding: converted.body, as: UTF8.self) == Self.baseModelForm)
+        #expect(converted.modelHash == Self.baseHash)
+    }
+
+    static let keptText: [(String, String)] = [
+        (#"{"n":1}"#, #"{"n":1.0}"#),
+        (#"{"n":100}"#, #"{"n":1e2}"#),
+        (#"{"n":0.5}"#, #"{"n":"0.50"}"#),
+        (#"{"s":1.50}"#, #"{"s":1.5}"#),
+        (#"{"s":"Ann"}"#, #"{"s":"ann"}"#),
+        (#"{"a":[1]}"#, #"{"a":[1.0]}"#),
+        (#"{"a":{"x":1,"y":2}}"#, #"{"a":{"y":2,"x":1}}"#),
+        (#"{"d":{"x":1,"y":2}}"#, #"{"d":{"y":2,"x":1}}"#),
+    ]
+
+    @Test(arguments: keptText)
+    func differsWhenKeptTextOrOrderDiffers(_ first: String, _ second: String) throws {
+        let a = try Self.converted("Raw", first)
+        let b = try Self.converted("Raw", second)
+        #expect(a.body != b.body)
+        #expect(a.modelHash != b.modelHash)
+        #expect(a.modelHash == SHA256.hexDigest(a.body))
+        #expect(b.modelHash == SHA256.hexDigest(b.body))
+    }
+
+    @Test
+    func differsWhenAValueDiffers() throws {
+        let older = Self.base.replacingFirst("\"age\":30", with: "\"age\":31")
+        let other = try Self.converted("Person", older)
+        #expect(other.modelHash != Self.baseHash)
+        #expect(other.modelHash == SHA256.hexDigest(other.body))
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `target` replaced.
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        let bytes = Array(utf8)
+        let needle = Array(target.utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: needle) }) else { return self }
+        return String(decoding: bytes[..<start] + Array(replacement.utf8) + bytes[(start + needle.count)...], as: UTF8.self)
+    }
+}
