@@ -5,12 +5,12 @@ import Synchronization
 /// The registry shared by every thread: an immutable `RegistrySnapshot` replaced as a whole.
 ///
 /// Readers take the current snapshot under a lock whose critical section only retains it, so they never wait for a
-/// compile. Writers are serialised by a second lock, validate and compile the whole new set outside the readers'
-/// lock, and publish the result in one store; a rejected set changes nothing. Running conversions keep the
-/// snapshot they started with.
+/// compile (`Locked` says why it is a pthread mutex). Writers are serialised by a second lock, validate and compile
+/// the whole new set outside the readers' lock, and publish the result in one store; a rejected set changes
+/// nothing. Running conversions keep the snapshot they started with.
 public final class SchemaRegistry: Sendable {
-    private let published: Mutex<RegistrySnapshot>
-    private let writer: Mutex<WriterState>
+    private let published: Locked<RegistrySnapshot>
+    private let writer: Locked<WriterState>
     /// The limits every schema set is checked against.
     public let limits: SchemaLimits
     /// Models compiled since start (each compile is a meta-cache miss).
@@ -24,8 +24,8 @@ public final class SchemaRegistry: Sendable {
     /// Creates an empty registry.
     public init(limits: SchemaLimits = SchemaLimits()) {
         self.limits = limits
-        published = Mutex(RegistrySnapshot.empty)
-        writer = Mutex(WriterState())
+        published = Locked(RegistrySnapshot.empty)
+        writer = Locked(WriterState())
     }
 
     /// The current snapshot; conversions started with it finish with it.
