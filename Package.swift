@@ -17,18 +17,25 @@ let package = Package(
     ],
     targets: [
         .target(name: "MapperCore", swiftSettings: swiftSettings),
+        // C, each behind one Swift file: the request parser, GNU socket calls, and the system zlib.
+        .target(name: "CHTTPParser"),
+        .target(name: "CSocket"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "TransformServer",
-            dependencies: ["MapperCore"],
+            dependencies: ["MapperCore", "CHTTPParser", "CSocket", "CZlib"],
             resources: [],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MapperCoreTests", dependencies: ["MapperCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CHTTPParserTests", dependencies: ["CHTTPParser"], exclude: ["Fuzz"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransformServerTests",
             dependencies: ["TransformServer", "MapperCore"],
             swiftSettings: swiftSettings
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
 )

@@ -9,14 +9,13 @@ import Glibc
 enum TransformServer {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        let command = arguments.isEmpty ? "serve" : arguments.removeFirst()
+        let command = arguments.first.map { $0.hasPrefix("-") && !["-h", "--help"].contains($0) ? "serve" : arguments.removeFirst() } ?? "serve"
         let status: Int32
         switch command {
         case "convert": status = ConvertCommand.run(arguments)
         case "check": status = CheckCommand.run(arguments)
-        case "serve":
-            StandardIO.error("TransformServer: the HTTP server is not built yet; use 'convert' or 'check'.")
-            status = 2
+        case "healthcheck": status = HealthcheckCommand.run(arguments)
+        case "serve": ServeCommand.run(arguments)
         case "-h", "--help", "help":
             StandardIO.write(Array(usage.utf8))
             status = 0
@@ -28,9 +27,11 @@ enum TransformServer {
     }
 
     static let usage = """
-        usage: TransformServer convert <Model> [--normalize] [--from model] [--strict]
+        usage: TransformServer [serve] [--config DIR] [--schemas DIR] [--host H] [--port N]
+               TransformServer convert <Model> [--normalize] [--from model] [--strict]
                                        [--array|--dictionary|--ndjson] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
+               TransformServer healthcheck [URL]
 
         """
 }

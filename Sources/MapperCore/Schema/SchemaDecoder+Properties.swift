@@ -115,7 +115,14 @@ extension SchemaDecoder {
         }
         switch value["pattern"] {
         case nil: break
-        case .string(let source)?: c.pattern = source
+        case .string(let source)?:
+            // The syntax is checked here, for every model, so a set with other problems still reports it.
+            do throws(PatternError) {
+                _ = try Pattern(source)
+                c.pattern = source
+            } catch {
+                problem(pointer + "/pattern", "unsupported pattern: \(error.description)")
+            }
         case _?: problem(pointer + "/pattern", "pattern must be a string")
         }
         switch value["enum"] {

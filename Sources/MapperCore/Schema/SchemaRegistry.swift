@@ -83,6 +83,44 @@ public final class SchemaRegistry: Sendable {
         }
     }
 
+    /// `POST /schemas`: `{"models": […], "delete": ["A", …]}` applied atomically, references resolved inside the
+    /// bundle. Returns the new snapshot and the names written.
+    public func applyBundle(_ body: [UInt8], file: String = "(request)") throws(SchemaSetError)
+        -> (snapshot: RegistrySnapshot, written: [String])
+    {
+        let root: JSONValue
+        do throws(JSONSyntaxError) {
+            root = try JSONValue.parse(body)
+        } catch {
+            throw SchemaSetError(problems: [SchemaProblem(file: file, path: "", message: "invalid JSON at byte \(error.offset): \(error.description)")])
+        }
+        var problems: [SchemaProblem] = []
+        guard case .object(let members) = root else {
+            throw SchemaSetError(problems: [SchemaProblem(file: file, path: "", message: "a bundle must be an object {\"models\": […], \"delete\": […]}")])
+        }
+        var deletes: [String] = []
+        var models: [JSONValue] = []
+        for member in members {
+            switch (member.key, member.value) {
+            case ("models", .array(let list)): models = list
+            case ("delete", .array(let names)):
+                for (i, name) in names.enumerated() {
+                    if case .string(let text) = name { deletes.append(text) } else {
+                        problems.append(SchemaProblem(file: file, path: "/delete/\(i)", message: "delete lists model names"))
+                    }
+                }
+            default:
+                problems.append(SchemaProblem(file: file, path: "/" + JSONPointer.escape(member.key),
+                                              message: "a bundle holds only \"models\" and \"delete\""))
+            }
+        }
+        guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
+        let bundle = SchemaFile(name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
+        var written: [String] = []
+        for model in models { if case .string(let name)? = model["name"] { written.append(name) } }
+        return (try apply(upserts: [bundle], deletes: deletes), written)
+    }
+
     /// Validates and compiles `documents` as the new whole set and publishes it.
     /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
     /// be, so every problem is reported at once.

@@ -3,6 +3,10 @@
 import FoundationEssentials
 import MapperCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reads the registry overlay `.registry.json` of a schema directory (API.md, Persistence):
 ///
 ///     {"models": [{"version": 3, "schema": {"name": "User", …}}, …], "deleted": ["OldModel"]}
@@ -35,4 +39,40 @@ enum RegistryOverlayFile {
             throw .malformed(path: path, reason: "\(error)")
         }
     }
+
+    /// Rewrites the overlay whole: a temporary file, fsync, rename over the old one, fsync of the directory — so a
+    /// crash leaves the old or the new overlay, never a mix.
+    static func write(_ overlay: RegistryOverlay, in directory: String) throws(SocketError) {
+        let path = directory + "/" + name
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SocketError(operation: "open \(temporary)", errno: errno) }
+        let bytes = overlay.encoded()
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let error = errno
+                Glibc.close(fd)
+                throw SocketError(operation: "write \(temporary)", errno: error)
+            }
+            offset += n
+        }
+        guard fsync(fd) == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw SocketError(operation: "fsync \(temporary)", errno: error)
+        }
+        Glibc.close(fd)
+        guard rename(temporary, path) == 0 else { throw SocketError(operation: "rename \(temporary)", errno: errno) }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            Glibc.close(directoryFD)
+        }
+    }
+
+    /// Whether registry writes can be persisted in `directory`.
+    static func isWritable(_ directory: String) -> Bool { access(directory, W_OK) == 0 }
 }

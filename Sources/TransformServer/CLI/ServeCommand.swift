@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Dispatch
+import MapperCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `TransformServer [serve …]`: runs the service until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads schemas.
+enum ServeCommand {
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+
+    static func run(_ arguments: [String]) -> Never {
+        let loaded = ServerConfiguration.load(
+            arguments: arguments, environment: environment(),
+            fileExists: { path in access(path, F_OK) == 0 },
+            readFile: { path in try readFile(path) })
+        let configuration: ServerConfiguration
+        switch loaded {
+        case .failure(let error):
+            StandardIO.error("TransformServer: \(error.description)")
+            exit(2)
+        case .success(let (value, warnings)):
+            for warning in warnings { StandardIO.error("TransformServer: \(warning)") }
+            configuration = value
+        }
+        raiseOpenFilesLimit()
+        signal(SIGPIPE, SIG_IGN)
+        let server: Server
+        do throws(ServerBuilder.BuildError) {
+            server = try ServerBuilder.build(configuration)
+        } catch {
+            StandardIO.error(error.description)
+            exit(1)
+        }
+        let port: Int
+        do throws(SocketError) {
+            port = try server.start()
+        } catch {
+            StandardIO.error("TransformServer: \(error.description)")
+            exit(1)
+        }
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
+        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
+        // A parent may hand down a blocked signal mask (test runners, some supervisors): unblock ours explicitly.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                if number == SIGHUP {
+                    ServerBuilder.reload(server)
+                    return
+                }
+                let grace = DispatchTimeInterval.milliseconds(configuration.drainGraceMs)
+                server.drain(grace: grace) { forced in
+                    Log.event("stopped", ["forcedClosed": String(forced)])
+                    exit(0)
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+        dispatchMain()
+    }
+
+    /// API.md: the soft open-files limit is raised to the hard one at start-up.
+    static func raiseOpenFilesLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    struct ReadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { result += chunk[0..<n] } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        return result
+    }
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// Every setting of the server (API.md, Command line), holding its documented default until a source overrides it.
+///
+/// Sources, highest first: flags (`--host`, `--port`, `--schemas`) > environment (`TRANSFORM_` + the key in
+/// UPPER_SNAKE) > `<config>/server.json` > these defaults. `load(arguments:environment:fileExists:readFile:)`
+/// resolves them; `ServerConfiguration.settings` is the one table of keys, kinds and bounds.
+/// Durations are whole milliseconds; every bounded count is at most `Int32.max`, so deadline arithmetic in
+/// nanoseconds cannot overflow.
+struct ServerConfiguration: Sendable, Equatable {
+    /// The address to bind; `0.0.0.0` is every IPv4 interface, `::` every IPv6 one.
+    var listenHost = "0.0.0.0"
+    /// The TCP port to bind, 0…65535; 0 asks the kernel for a free port.
+    var listenPort = 8080
+    /// The schema directory; nil means the example schemas compiled into the binary.
+    var schemaDir: String?
+    /// The bearer token that registry writes must present; nil means writes are refused with 403.
+    var adminToken: String?
+    /// Longest request target in bytes (414 beyond).
+    var maxRequestTargetBytes = 8_192
+    /// Largest header section in bytes, request line included (431 beyond).
+    var maxHeaderBytes = 16_384
+    /// Most header fields in one request (431 beyond).
+    var maxHeaderFields = 100
+    /// Largest request body in bytes, also after inflating gzip (413 beyond; NDJSON bodies excepted).
+    var maxBodyBytes = 8_388_608
+    /// Longest NDJSON line in bytes (a `line_too_long` record beyond).
+    var maxNdjsonLineBytes = 1_048_576
+    /// Deepest JSON nesting accepted, 1…1024 (the top-level container is depth 1; `nesting_too_deep` beyond).
+    var maxNestingDepth = 512
+    /// Time from a request's first byte until its header section is complete (408 beyond).
+    var headerTimeoutMs = 10_000
+    /// Longest wait for the next body bytes once the body has started (408 beyond).
+    var bodyTimeoutMs = 10_000
+    /// How long an idle keep-alive connection stays open between requests.
+    var keepAliveTimeoutMs = 75_000
+    /// Longest wait for the client to accept more response bytes before the connection is closed.
+    var writeTimeoutMs = 30_000
+    /// How long a drain waits for running requests before it closes the remaining connections; 0 closes at once.
+    var drainGraceMs = 20_000
+    /// Most open client connections (503 beyond).
+    var maxConnections = 16_384
+    /// Most requests served on one connection; the last response carries `Connection: close`.
+    var maxRequestsPerConnection = 10_000
+    /// Most entries listed in a validation report (the counts still include all).
+    var maxReportEntries = 1_000
+    /// Largest schema document of one model in bytes.
+    var maxSchemaDocumentBytes = 1_048_576
+    /// Most properties in one model.
+    var maxPropertiesPerModel = 1_000
+    /// Most models in the registry.
+    var maxModels = 10_000
+    /// Smallest response body in bytes that is gzip-compressed when the client accepts gzip; 0 compresses all.
+    var gzipMinBytes = 1_024
+    /// Whether one access-log line is written per request.
+    var accessLog = true
+    /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.
+    var configDirectory: String?
+    /// True when neither `--config` nor `./config` exists, so the compiled-in example configuration is used.
+    var usesEmbeddedConfig = true
+
+    /// The documented defaults, with no configuration directory (the embedded configuration).
+    init() {}
+}
+
+extension ServerConfiguration {
+    /// Where the schemas come from.
+    var schemaSource: SchemaSource {
+        schemaDir.map(SchemaSource.directory) ?? .embedded
+    }
+
+    /// The registry's limits.
+    var schemaLimits: SchemaLimits {
+        var limits = SchemaLimits()
+        limits.maxDocumentBytes = maxSchemaDocumentBytes
+        limits.maxPropertiesPerModel = maxPropertiesPerModel
+        limits.maxModels = maxModels
+        return limits
+    }
+}
+
+extension ServerConfiguration: CustomStringConvertible {
+    /// One `key=value` pair per setting in table order, the admin token redacted (API.md: never logged).
+    var description: String {
+        ServerConfiguration.settings.map { "\($0.key)=\($0.renderedValue(in: self))" }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// `POST /convert|/normalize|/validate/{Model}[/array|/dictionary]` and `POST /compare/{Model}`.
+enum ConversionEndpoint {
+    // MARK: - Head checks
+
+    /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
+    /// on the `/array` endpoints; anything else is 415.
+    static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
+        guard let value = head.headers.first(where: { $0.name == "content-type" })?.value else { return nil }
+        guard let type = MediaType.parse(value) else {
+            return ErrorResponse.unsupportedMediaType("Content-Type \"\(value)\" is not a media type.")
+        }
+        if let charset = type.charset, charset != "utf-8" {
+            return ErrorResponse.unsupportedMediaType("Only the utf-8 charset is accepted, not \"\(charset)\".")
+        }
+        if type.isJSON { return nil }
+        if type.isNDJSON, case .conversion(_, .array) = route.kind { return nil }
+        return ErrorResponse.unsupportedMediaType("Content-Type \"\(value)\" is not accepted here; send application/json"
+            + (route.kind == .conversion(.convert, .array) || route.kind == .conversion(.normalize, .array)
+               || route.kind == .conversion(.validate, .array) ? " or application/x-ndjson." : "."))
+    }
+
+    /// `Content-Encoding` may be gzip, x-gzip or identity.
+    static func checkContentCoding(_ head: HTTPRequestHead) -> HTTPResponse? {
+        guard let coding = head.headers.first(where: { $0.name == "content-encoding" })?.value else { return nil }
+        switch coding.trimmingCharacters(in: " \t").lowercased() {
+        case "gzip", "x-gzip", "identity": return nil
+        default:
+            return ErrorResponse.unsupportedMediaType("Content-Encoding \"\(coding)\" is not supported; use gzip.",
+                                                      acceptEncoding: true)
+        }
+    }
+
+    static func isGzip(_ head: HTTPRequestHead) -> Bool {
+        guard let coding = head.headers.first(where: { $0.name == "content-encoding" })?.value else { return false }
+        let lowered = coding.trimmingCharacters(in: " \t").lowercased()
+        return lowered == "gzip" || lowered == "x-gzip"
+    }
+
+    /// The body after content decoding, or the error response (413 over the limit, 400 corrupt).
+    static func decodedBody(_ request: RequestHandler.Request, limit: Int) -> Result<[UInt8], HTTPResponse> {
+        guard isGzip(request.head) else { return .success(request.body) }
+        let inflated = request.body.withUnsafeBytes { Gzip.inflate($0, limit: limit) }
+        switch inflated {
+        case .success(let bytes): return .success(bytes)
+        case .failure(.tooLarge(let limit)):
+            return .failure(ErrorResponse.make(413, "body_too_large",
+                                               "The inflated request body is larger than the limit of \(limit) bytes."))
+        case .failure(.corrupt(let why)): return .failure(ErrorResponse.invalidEncoding("The gzip body is corrupt: \(why)."))
+        }
+    }
+
+    // MARK: - Conversion
+
+    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let ndjson = MediaType.parse(request.header("content-type"))?.isNDJSON ?? false
+        let limit = ndjson ? Int.max : context.configuration.maxBodyBytes
+        let body: [UInt8]
+        switch decodedBody(request, limit: limit) {
+        case .failure(let response): return response
+        case .success(let bytes): body = bytes
+        }
+        let model = request.route.model!
+        var options = context.conversionOptions
+        options.mode = request.query["mode"] == "strict" ? .strict : .lax
+        options.input = request.query["from"] == "model" ? .model : .wire
+        options.hash = request.query["hash"] == "true"
+        let snapshot = context.registry.current
+        if ndjson { return ndjsonResponse(request, body: body, snapshot: snapshot, options: options, context: context) }
+        let result: Result<(HTTPResponse, [Diagnostic]), MappingError> = body.withUnsafeBytes { bytes in
+            switch request.route.kind {
+            case .compare:
+                return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+            case .conversion(let operation, let batch):
+                options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+                switch (operation, batch) {
+                case (.validate, .single):
+                    return snapshot.validate(bytes, model: model, options: options).map { valid in
+                        var response = HTTPResponse.json(200, valid.report.render(requestId: nil, includeError: false))
+                        response.headers.append(("X-Transform-Warnings", String(valid.report.entries.count)))
+                        if let hash = valid.modelHash { response.headers.append(("X-Model-Hash", hash)) }
+                        return (response, valid.report.entries)
+                    }
+                case (.validate, _):
+                    return snapshot.validateArray(bytes, model: model, options: options).map { report in
+                        var response = HTTPResponse.json(200, report.render(requestId: nil, includeError: false))
+                        response.headers.append(("X-Transform-Warnings", String(report.entries.count)))
+                        return (response, report.entries)
+                    }
+                case (_, .single):
+                    return snapshot.convert(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                case (_, .array):
+                    return snapshot.convertArray(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                case (_, .dictionary):
+                    return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                }
+            default:
+                preconditionFailure("not a conversion route")
+            }
+        }
+        switch result {
+        case .success(let (response, entries)):
+            context.metrics.recordConversion(model: model, outcome: "ok")
+            recordWarnings(entries, context: context)
+            return response
+        case .failure(let error):
+            context.metrics.recordConversion(model: model, outcome: error.status == 422 ? "invalid" : "error")
+            if case .validationFailed(let report) = error { recordWarnings(report.entries, context: context) }
+            return ErrorResponse.mapping(error, requestId: request.requestId)
+        }
+    }
+
+    /// `transform_warnings_total{code}`: every report entry, counted by code.
+    private static func recordWarnings(_ entries: [Diagnostic], context: ServerContext) {
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[entry.code.rawValue, default: 0] += 1 }
+        for (code, count) in counts { context.metrics.recordWarnings(code: code, count: count) }
+    }
+
+    private static func success(_ converted: Converted) -> HTTPResponse {
+        var response = HTTPResponse.json(200, converted.body)
+        response.headers.append(("X-Transform-Warnings", String(converted.warnings)))
+        if let hash = converted.modelHash { response.headers.append(("X-Model-Hash", hash)) }
+        return response
+    }
+
+    /// NDJSON: one output line per input line, the warning count as a trailer (HTTP/1.1) — see API.md.
+    private static func ndjsonResponse(_ request: RequestHandler.Request, body: [UInt8], snapshot: RegistrySnapshot,
+                                       options: ConversionOptions, context: ServerContext) -> HTTPResponse {
+        var options = options
+        var kind = NDJSONConverter.Kind.convert
+        if case .conversion(let operation, _) = request.route.kind {
+            options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+            if operation == .validate { kind = .validate }
+        }
+        let streamed = body.withUnsafeBytes {
+            snapshot.convertNDJSON($0, model: request.route.model!, options: options, kind: kind,
+                                   maxLineBytes: context.configuration.maxNdjsonLineBytes)
+        }
+        var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")],
+                                    body: streamed.converted.body)
+        response.trailers = [("X-Transform-Warnings", String(streamed.converted.warnings))]
+        if options.mode == .strict, streamed.errorLines > 0 { response.closesConnection = true }
+        return response
+    }
+}

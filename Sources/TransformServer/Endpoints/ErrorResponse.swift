@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// The single place where failures become HTTP responses (API.md, Errors). Bodies are
+/// `{"error": {"status", "code", "message", "requestId", …}}`, rendered by `finalize` once the request id is known.
+enum ErrorResponse {
+    static func make(_ status: Int, _ code: String, _ message: String, extra: [UInt8] = [],
+                     headers: [(String, String)] = [], close: Bool = false) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers.map { (name: $0.0, value: $0.1) }, body: [],
+                     closesConnection: close, error: .init(code: code, message: message, extra: extra))
+    }
+
+    /// Renders a pending error body with the request id.
+    static func finalize(_ response: inout HTTPResponse, requestId: String) {
+        guard let error = response.error else { return }
+        response.body = ErrorBody.render(status: response.status, code: error.code, message: error.message,
+                                         requestId: requestId) { $0.append(contentsOf: error.extra) }
+        response.headers.insert(("Content-Type", "application/json; charset=utf-8"), at: 0)
+        response.error = nil
+    }
+
+    // MARK: - Framing (the connection closes after these)
+
+    static func parse(_ error: HTTPParseError) -> HTTPResponse {
+        make(error.status, error.code, error.description, close: true)
+    }
+
+    static func bodyTooLarge(limit: Int) -> HTTPResponse {
+        make(413, "body_too_large", "The request body is larger than the limit of \(limit) bytes.", close: true)
+    }
+
+    static func requestTimeout() -> HTTPResponse {
+        make(408, "request_timeout", "The request was not received in time.", close: true)
+    }
+
+    static func lengthRequired() -> HTTPResponse {
+        make(411, "length_required", "A request body needs Content-Length or chunked Transfer-Encoding.", close: true)
+    }
+
+    static func unavailable(_ why: String) -> HTTPResponse {
+        make(503, "unavailable", "The service is unavailable: \(why).", close: true)
+    }
+
+    // MARK: - Request errors (the connection stays open)
+
+    static func notFound() -> HTTPResponse { make(404, "not_found", "No route matches this path.") }
+
+    static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
+        var extra: [UInt8] = Array(",\"allowed\":[".utf8)
+        extra += allowed.map { "\"\($0)\"" }.joined(separator: ",").utf8
+        extra.append(UInt8(ascii: "]"))
+        return make(405, "method_not_allowed", "This route does not take that method.", extra: extra,
+                    headers: [("Allow", allowed.joined(separator: ", "))])
+    }
+
+    static func unauthorized() -> HTTPResponse {
+        make(401, "unauthorized", "A valid admin bearer token is required.", headers: [("WWW-Authenticate", "Bearer")])
+    }
+
+    static func forbidden() -> HTTPResponse {
+        make(403, "forbidden", "The registry is read-only: no admin token is configured.")
+    }
+
+    static func unknownModel(_ name: String) -> HTTPResponse {
+        make(404, "unknown_model", "No model named \"\(name)\" is registered.")
+    }
+
+    static func invalidParameter(_ message: String) -> HTTPResponse { make(400, "invalid_parameter", message) }
+
+    static func preconditionFailed(_ message: String) -> HTTPResponse { make(412, "precondition_failed", message) }
+
+    static func unsupportedMediaType(_ message: String, acceptEncoding: Bool = false) -> HTTPResponse {
+        make(415, "unsupported_media_type", message, headers: acceptEncoding ? [("Accept-Encoding", "gzip")] : [])
+    }
+
+    static func invalidEncoding(_ message: String) -> HTTPResponse { make(400, "invalid_encoding", message) }
+
+    static func conflict(_ message: String) -> HTTPResponse { make(409, "conflict", message) }
+
+    static func invalidSchema(_ problems: [SchemaProblem]) -> HTTPResponse {
+        var extra: [UInt8] = Array(",\"problems\":[".utf8)
+        for (i, problem) in problems.enumerated() {
+            if i > 0 { extra.append(UInt8(ascii: ",")) }
+            extra += Array("{\"path\":".utf8) + jsonString(problem.path) + Array(",\"message\":".utf8)
+                + jsonString(problem.message) + [UInt8(ascii: "}")]
+        }
+        extra.append(UInt8(ascii: "]"))
+        return make(400, "invalid_schema", "The schema was rejected: \(problems.count) problem\(problems.count == 1 ? "" : "s").",
+                    extra: extra)
+    }
+
+    /// A conversion failure: error bodies as above, a 422 report as the body itself.
+    static func mapping(_ error: MappingError, requestId: String) -> HTTPResponse {
+        if case .validationFailed = error {
+            return .json(422, error.body(requestId: requestId))
+        }
+        return HTTPResponse.json(error.status, error.body(requestId: requestId))
+    }
+
+    static func jsonString(_ s: String) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += Array("\\\"".utf8)
+            case "\\": out += Array("\\\\".utf8)
+            case "\n": out += Array("\\n".utf8)
+            case "\r": out += Array("\\r".utf8)
+            case "\t": out += Array("\\t".utf8)
+            case "\u{08}": out += Array("\\b".utf8)
+            case "\u{0C}": out += Array("\\f".utf8)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: out += Array(String(scalar).utf8)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return out
+    }
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// Decides about each request head (API.md's check order up to the body) and answers whole requests.
+///
+/// Checks run in this order and the first failure answers: framing (the parser) → route (404) → method (405) →
+/// auth (401/403) → model (404 unknown_model) → query (400) → preconditions (412/304) → media type (415) →
+/// content coding (415) → body and JSON (400) → registry conflict (409) → conversion (422).
+struct RequestHandler {
+    let context: ServerContext
+
+    /// A request head with its route and parsed query, as the endpoints see it.
+    struct Request {
+        var head: HTTPRequestHead
+        var route: Route
+        var query: [String: String]
+        var body: [UInt8]
+        var requestId: String
+
+        func header(_ name: String) -> String? { head.headers.first { $0.name == name }?.value }
+    }
+
+    func decide(_ head: HTTPRequestHead) -> ConnectionStateMachine.Decision {
+        switch route(head) {
+        case .failure(let response): return .reject(response)
+        case .success(let request):
+            if case .conversion = request.route.kind, isNDJSON(head), head.contentLength.map({ $0 > 0 }) ?? head.chunked {
+                // NDJSON bodies are streams with no total limit (API.md), converted line by line.
+                return .read(limit: Int.max)
+            }
+            return .read(limit: context.configuration.maxBodyBytes)
+        }
+    }
+
+    /// Everything decided from the head: route, method, auth, model, query, preconditions, media type, coding.
+    func route(_ head: HTTPRequestHead) -> Result<Request, HTTPResponse> {
+        let (rawPath, rawQuery) = Router.split(target: head.target)
+        guard let path = Router.percentDecode(rawPath), let route = Router.match(path) else {
+            return .failure(ErrorResponse.notFound())
+        }
+        guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
+        var request = Request(head: head, route: route, query: [:], body: [], requestId: "")
+        if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
+        if let model = route.model, !context.registry.current.contains(model), !(route.kind == .schema && head.method == "PUT") {
+            return .failure(ErrorResponse.unknownModel(model))
+        }
+        switch route.kind {
+        case .conversion, .compare:
+            switch QueryParameters.parse(rawQuery, for: route) {
+            case .failure(let response): return .failure(response)
+            case .success(let query): request.query = query
+            }
+            if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+            if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+        case .schema, .schemas:
+            if let failure = SchemasEndpoint.checkPreconditions(request, context: context) { return .failure(failure) }
+            if ["PUT", "POST"].contains(head.method) {
+                if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+                if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+            }
+        default: break
+        }
+        return .success(request)
+    }
+
+    func isNDJSON(_ head: HTTPRequestHead) -> Bool {
+        MediaType.parse(head.headers.first { $0.name == "content-type" }?.value)?.isNDJSON ?? false
+    }
+
+    /// Answers a whole request.
+    func handle(_ head: HTTPRequestHead, body: [UInt8], requestId: String) -> (HTTPResponse, Route?) {
+        switch route(head) {
+        case .failure(let response): return (response, nil)
+        case .success(var request):
+            request.body = body
+            request.requestId = requestId
+            let response: HTTPResponse
+            switch request.route.kind {
+            case .conversion, .compare: response = ConversionEndpoint.handle(request, context: context)
+            case .schemas, .schema, .jsonSchema: response = SchemasEndpoint.handle(request, context: context)
+            case .health: response = HealthEndpoint.health(context)
+            case .ready: response = HealthEndpoint.ready(context)
+            case .metrics: response = MetricsEndpoint.handle(context)
+            }
+            return (response, request.route)
+        }
+    }
+}

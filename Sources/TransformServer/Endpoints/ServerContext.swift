@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+import Synchronization
+
+/// What every request may need: the registry, the configuration, metrics, and the server's lifecycle flags.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let registry: SchemaRegistry
+    let metrics: MetricsRegistry
+    /// Where registry writes are persisted; nil when they live in memory only.
+    let overlayDirectory: String?
+    /// Serialises registry writes with their overlay file rewrite.
+    let registryWrites = Mutex<Void>(())
+    /// Names of the models the schema files define (for the overlay's deletion markers).
+    private let fileModels = Mutex<Set<String>>([])
+    private let draining = Atomic<Bool>(false)
+    private let loaded = Atomic<Bool>(false)
+
+    init(configuration: ServerConfiguration, registry: SchemaRegistry, metrics: MetricsRegistry,
+         overlayDirectory: String?) {
+        self.configuration = configuration
+        self.registry = registry
+        self.metrics = metrics
+        self.overlayDirectory = overlayDirectory
+    }
+
+    var fileModelNames: Set<String> { fileModels.withLock { $0 } }
+    func setFileModelNames(_ names: Set<String>) { fileModels.withLock { $0 = names } }
+
+    var isDraining: Bool { draining.load(ordering: .acquiring) }
+    func startDraining() { draining.store(true, ordering: .releasing) }
+    var isLoaded: Bool { loaded.load(ordering: .acquiring) }
+    func markLoaded() { loaded.store(true, ordering: .releasing) }
+
+    var conversionOptions: ConversionOptions {
+        var options = ConversionOptions()
+        options.maxDepth = configuration.maxNestingDepth
+        options.maxReportEntries = configuration.maxReportEntries
+        return options
+    }
+}

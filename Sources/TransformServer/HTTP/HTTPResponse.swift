@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A response to write: status, headers (without the ones the writer adds), and a body.
+struct HTTPResponse: Equatable {
+    var status: Int
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// Framing can no longer be trusted (or the request asked it): close after writing.
+    var closesConnection = false
+    /// Trailers: the body is sent chunked with these after the last chunk (HTTP/1.1), or delimited by closing
+    /// the connection (HTTP/1.0).
+    var trailers: [(String, String)]?
+    /// An error whose body is rendered when the request id is known (`ErrorResponse.finalize`).
+    var error: ErrorInfo?
+
+    /// The `error` object of API.md before rendering: the fields that help go in `extra` (each `,"name":value`).
+    struct ErrorInfo: Equatable {
+        var code: String
+        var message: String
+        var extra: [UInt8] = []
+    }
+
+    static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
+        a.status == b.status && a.body == b.body && a.closesConnection == b.closesConnection && a.error == b.error
+            && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
+    }
+
+    static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// A step that answers early (a failed check) returns its response as the failure of a `Result`.
+extension HTTPResponse: Error {}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// Serialises a response head and body into one buffer (one `send` per response in the common case).
+///
+/// The writer adds `Date`, `Content-Length` (or the chunked framing of a streamed response), `Connection: close`
+/// when the connection will close, and for HTTP/1.0 keep-alive `Connection: keep-alive`. A `HEAD` response carries
+/// the headers of the `GET` response and no body.
+enum HTTPResponseWriter {
+    /// How the body is delimited (RFC 9112 §6.3).
+    enum Framing {
+        case contentLength(Int)
+        case chunked
+        /// HTTP/1.0 streams: the body ends when the connection closes.
+        case closeDelimited
+    }
+
+    static func serialize(_ response: HTTPResponse, isHead: Bool, closing: Bool, http10KeepAlive: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(response.body.count + 256)
+        head(response, framing: .contentLength(response.body.count), closing: closing, http10KeepAlive: http10KeepAlive,
+             into: &out)
+        if !isHead, response.status != 204, response.status != 304 { out.append(contentsOf: response.body) }
+        return out
+    }
+
+    /// The head of a response.
+    static func head(_ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
+                     into out: inout [UInt8]) {
+        out.append(contentsOf: "HTTP/1.1 \(response.status) \(HTTPStatus.reason(response.status))\r\n".utf8)
+        out.append(contentsOf: "Date: \(HTTPDate.now())\r\n".utf8)
+        for (name, value) in response.headers {
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        switch framing {
+        case .contentLength(let length):
+            if response.status != 204, response.status != 304, !(100..<200).contains(response.status) {
+                out.append(contentsOf: "Content-Length: \(length)\r\n".utf8)
+            }
+        case .chunked: out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        case .closeDelimited: break
+        }
+        if closing {
+            out.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if http10KeepAlive {
+            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// One chunk of a chunked body.
+    static func chunk(_ bytes: [UInt8], into out: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        out.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        out.append(contentsOf: "\r\n".utf8)
+        out.append(contentsOf: bytes)
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The last chunk with trailers.
+    static func lastChunk(trailers: [(String, String)], into out: inout [UInt8]) {
+        out.append(contentsOf: "0\r\n".utf8)
+        for (name, value) in trailers { out.append(contentsOf: "\(name): \(value)\r\n".utf8) }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A parsed `Content-Type` (RFC 9110 §8.3.1): type/subtype lowercased, parameters.
+struct MediaType: Equatable {
+    var type: String
+    var subtype: String
+    var charset: String?
+
+    static func parse(_ value: String?) -> MediaType? {
+        guard let value else { return nil }
+        let parts = value.split(separator: ";", omittingEmptySubsequences: false)
+        let essence = parts[0].trimmingCharacters(in: " \t").lowercased()
+        let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else { return nil }
+        var result = MediaType(type: String(pieces[0]), subtype: String(pieces[1]))
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            if pair[0].trimmingCharacters(in: " \t").lowercased() == "charset" {
+                result.charset = pair[1].trimmingCharacters(in: " \t\"").lowercased()
+            }
+        }
+        return result
+    }
+
+    /// `application/json` or any `application/*+json`.
+    var isJSON: Bool { type == "application" && (subtype == "json" || subtype.hasSuffix("+json")) }
+    var isNDJSON: Bool { type == "application" && subtype == "x-ndjson" }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        let characters = Set(set)
+        var slice = Substring(self)
+        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

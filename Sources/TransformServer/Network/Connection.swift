@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Dispatch
+import MapperCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection, confined to its event loop's queue: reads bytes, feeds the state machine, carries out
+/// its actions, and writes responses (a write source exists only after a write would block).
+///
+/// The descriptor is closed only in the read source's cancel handler, after every source is cancelled.
+final class Connection {
+    let fd: Int32
+    unowned let loop: EventLoop
+    let server: Server
+    private var machine: ConnectionStateMachine
+    private let readSource: DispatchSourceRead
+    private var writeSource: DispatchSourceWrite?
+    private var readSuspended = false
+    private var writeSuspended = true
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var afterFlush: (() -> Void)?
+    private var lastWriteProgress: UInt64 = 0
+    private var closed = false
+    /// The request being answered: its id and start time, for logs and metrics.
+    private var requestId = ""
+    private var requestStart: UInt64 = 0
+
+    init(fd: Int32, loop: EventLoop, server: Server) {
+        self.fd = fd
+        self.loop = loop
+        self.server = server
+        machine = ConnectionStateMachine(limits: server.connectionLimits, now: Clock.now())
+        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
+    }
+
+    /// Must run on the loop's queue.
+    func start() {
+        loop.add(self)
+        readSource.setEventHandler { [unowned self] in readable() }
+        readSource.setCancelHandler { [fd, server] in
+            Syscall.close(fd)
+            server.connectionClosed()
+        }
+        readSource.resume()
+    }
+
+    // MARK: - Reading
+
+    private func readable() {
+        for _ in 0..<16 {
+            guard !closed, !machine.isHandling else { return pauseReading() }
+            let count: Int?
+            do throws(SocketError) {
+                count = try Syscall.read(fd, into: loop.readBuffer)
+            } catch {
+                return close()
+            }
+            guard let count else { return }  // would block: wait for the next event
+            if count == 0 {
+                perform(machine.peerClosed())
+                return
+            }
+            let now = Clock.now()
+            if case .idle = machine.state { requestStart = now }
+            perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: now))
+        }
+    }
+
+    private func pauseReading() {
+        guard !readSuspended, !closed else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    private func resumeReading() {
+        guard readSuspended, !closed else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    // MARK: - Actions
+
+    private func perform(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            guard !closed else { return }
+            switch action {
+            case .decide(let head):
+                requestId = RequestID.choose(head.headers.first { $0.name == "x-request-id" }?.value)
+                perform(machine.decided(server.handler.decide(head), now: Clock.now()))
+            case .sendContinue:
+                enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                flush()
+            case .handle(let head, let body, let isLast):
+                handle(head, body: body, isLast: isLast)
+            case .respond(let response, let head, let close):
+                if requestId.isEmpty || head == nil { requestId = RequestID.choose(nil) }
+                send(response, head: head, route: nil, close: close)
+            case .close:
+                close()
+            }
+        }
+    }
+
+    private func handle(_ head: HTTPRequestHead, body: [UInt8], isLast: Bool) {
+        pauseReading()
+        let id = requestId
+        let handler = server.handler
+        let finish: (HTTPResponse, Route?) -> Void = { [self] response, route in
+            let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
+            send(response, head: head, route: route, close: close)
+        }
+        if body.count <= server.inlineBodyLimit {
+            let (response, route) = handler.handle(head, body: body, requestId: id)
+            finish(response, route)
+        } else {
+            // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
+            // the answer hops back to this connection's queue before it touches the connection.
+            let confined = Unchecked(finish)
+            server.workers.async { [loop] in
+                let (response, route) = handler.handle(head, body: body, requestId: id)
+                let answer = Unchecked((response, route))
+                loop.queue.async { confined.value(answer.value.0, answer.value.1) }
+            }
+        }
+    }
+
+    private func send(_ response: HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
+        let (bytes, status, closing) = server.render(response, head: head, requestId: requestId, close: close)
+        let start = requestStart
+        let id = requestId
+        enqueue(bytes)
+        afterFlush = { [self] in
+            server.requestCompleted(head: head, route: route, status: status, bytes: bytes.count, requestId: id,
+                                    started: start)
+            requestId = ""
+            if closing {
+                self.close()
+            } else {
+                requestStart = Clock.now()
+                resumeReading()
+                perform(machine.responded(closed: false, now: Clock.now()))
+            }
+        }
+        flush()
+    }
+
+    // MARK: - Writing
+
+    private func enqueue(_ bytes: [UInt8]) {
+        if outboundOffset == outbound.count {
+            outbound = bytes
+            outboundOffset = 0
+        } else {
+            outbound.append(contentsOf: bytes)
+        }
+        lastWriteProgress = Clock.now()
+    }
+
+    private func flush() {
+        while outboundOffset < outbound.count, !closed {
+            let result = outbound.withUnsafeBytes { bytes in
+                Result { () throws(SocketError) -> Int? in
+                    try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]))
+                }
+            }
+            guard case .success(let sent) = result else { return close() }
+            guard let written = sent else { return waitForWritable() }
+            outboundOffset += written
+            lastWriteProgress = Clock.now()
+        }
+        guard !closed else { return }
+        outbound = []
+        outboundOffset = 0
+        if let writeSource, !writeSuspended {
+            writeSuspended = true
+            writeSource.suspend()
+        }
+        let next = afterFlush
+        afterFlush = nil
+        next?()
+    }
+
+    private func waitForWritable() {
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
+            source.setEventHandler { [unowned self] in flush() }
+            writeSource = source
+        }
+        if writeSuspended {
+            writeSuspended = false
+            writeSource!.resume()
+        }
+    }
+
+    // MARK: - Time and lifecycle
+
+    func tick(now: UInt64) {
+        guard !closed else { return }
+        if outboundOffset < outbound.count, now &- lastWriteProgress >= server.writeTimeout {
+            Log.event("write_timeout", ["requestId": requestId])
+            return close()
+        }
+        perform(machine.tick(now: now))
+    }
+
+    func drain(now: UInt64) {
+        guard !closed else { return }
+        perform(machine.drain(now: now))
+    }
+
+    /// Cancels the sources (the read source's cancel handler closes the descriptor).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        loop.remove(self)
+        if let writeSource {
+            if writeSuspended { writeSource.resume() }
+            writeSource.cancel()
+        }
+        if readSuspended { readSource.resume() }
+        readSource.cancel()
+    }
+}
+
+/// `X-Request-Id`: the client's when it is sane (1–128 visible ASCII characters without quotes or backslashes),
+/// else a fresh random one.
+enum RequestID {
+    static func choose(_ given: String?) -> String {
+        if let given, (1...128).contains(given.utf8.count),
+           given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return given
+        }
+        var random = SystemRandomNumberGenerator()
+        let value = random.next() as UInt64
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Hands a value to another queue when the code guarantees it is used only back on its owner's queue
+/// (a connection's closures hop to the worker pool and return to the connection's own loop).
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

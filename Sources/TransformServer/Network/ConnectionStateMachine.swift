@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// One connection's HTTP/1.1 logic as a pure state machine: bytes, decisions, responses and clock ticks go in;
+/// actions come out, and `Connection` merely carries them out. Tests drive it without sockets.
+///
+///     idle ──bytes──▶ readingHead ──head──▶ awaitingDecision ──decided──▶ readingBody ──body──▶ handling
+///       ▲                                                                                        │
+///       └──────────────────────────── responded (keep-alive) ◀───────────────────────────────────┘
+///
+/// Requests are answered in order: while one is being handled, further bytes stay buffered (pipelining), and the
+/// next head is parsed once the response is written. Times are monotonic nanoseconds.
+struct ConnectionStateMachine {
+    struct Limits: Equatable {
+        var parser = HTTPRequestParser.Limits()
+        var maxBodyBytes = 8 << 20
+        var headerTimeout: UInt64 = 10_000_000_000
+        var bodyTimeout: UInt64 = 10_000_000_000
+        var keepAliveTimeout: UInt64 = 75_000_000_000
+        var maxRequestsPerConnection = 10_000
+    }
+
+    /// What the server decides from a head alone (API.md: checks before the body).
+    enum Decision: Equatable {
+        /// Read the body (at most `limit` bytes) and hand the request over.
+        case read(limit: Int)
+        /// Answer with this error after reading and discarding the body; the connection stays open
+        /// (or, after `Expect: 100-continue`, answer at once and close).
+        case reject(HTTPResponse)
+        /// Answer at once without reading the body, then close.
+        case rejectNow(HTTPResponse)
+    }
+
+    enum Action: Equatable {
+        /// Ask the server for a `Decision` about this head (answer with `decided`).
+        case decide(HTTPRequestHead)
+        /// A whole request to handle (answer with `responded` once its response is written).
+        case handle(HTTPRequestHead, body: [UInt8], isLast: Bool)
+        /// Write `100 Continue`.
+        case sendContinue
+        /// Write this response; then close when `close`.
+        case respond(HTTPResponse, head: HTTPRequestHead?, close: Bool)
+        /// Close without writing anything.
+        case close
+    }
+
+    enum State: Equatable {
+        case idle(since: UInt64)
+        case readingHead(since: UInt64)
+        case awaitingDecision(HTTPRequestHead)
+        case readingBody(HTTPRequestHead, limit: Int, discard: HTTPResponse?, lastActivity: UInt64)
+        case handling(HTTPRequestHead)
+        case closed
+    }
+
+    private(set) var state: State
+    private(set) var buffer: [UInt8] = []
+    private var body: [UInt8] = []
+    private var chunked: HTTPRequestParser.ChunkedDecoder
+    private(set) var requestsStarted = 0
+    private(set) var draining = false
+    let limits: Limits
+    private var parser: HTTPRequestParser
+
+    init(limits: Limits, now: UInt64) {
+        self.limits = limits
+        parser = HTTPRequestParser(limits: limits.parser)
+        chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
+        state = .idle(since: now)
+    }
+
+    var isClosed: Bool { state == .closed }
+    /// True while a request is handled: the connection stops reading until it is answered.
+    var isHandling: Bool { if case .handling = state { return true } else { return false } }
+
+    // MARK: - Events
+
+    mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [Action] {
+        guard state != .closed else { return [] }
+        buffer.append(contentsOf: bytes)
+        if case .readingBody(let head, let limit, let discard, _) = state {
+            state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
+        }
+        return process(now: now)
+    }
+
+    mutating func decided(_ decision: Decision, now: UInt64) -> [Action] {
+        guard case .awaitingDecision(let head) = state else { return [] }
+        let hasBody = head.chunked || (head.contentLength ?? 0) > 0
+        switch decision {
+        case .rejectNow(let response):
+            state = .closed
+            return [.respond(response, head: head, close: true)]
+        case .reject(let response):
+            if head.expectContinue && hasBody {
+                state = .closed
+                return [.respond(response, head: head, close: true)]
+            }
+            startBody(head, limit: Int.max, discard: response, now: now)
+            return process(now: now)
+        case .read(let limit):
+            // API.md: a body over the limit is a 413 answered without waiting for it.
+            if let length = head.contentLength, length > UInt64(limit) {
+                state = .closed
+                return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+            }
+            startBody(head, limit: limit, discard: nil, now: now)
+            var actions: [Action] = head.expectContinue && hasBody ? [.sendContinue] : []
+            actions += process(now: now)
+            return actions
+        }
+    }
+
+    /// The response of the request being handled was written; `closed` when it said to close.
+    mutating func responded(closed: Bool, now: UInt64) -> [Action] {
+        guard !closed, state != .closed else {
+            state = .closed
+            return []
+        }
+        state = .idle(since: now)
+        return process(now: now)
+    }
+
+    mutating func peerClosed() -> [Action] {
+        state = .closed
+        return [.close]
+    }
+
+    /// Stop taking new requests: idle connections close; a request whose head has arrived is still answered.
+    mutating func drain(now: UInt64) -> [Action] {
+        draining = true
+        if case .idle = state, buffer.isEmpty {
+            state = .closed
+            return [.close]
+        }
+        return []
+    }
+
+    /// Checks the timeouts of API.md.
+    mutating func tick(now: UInt64) -> [Action] {
+        switch state {
+        case .idle(let since) where now &- since >= limits.keepAliveTimeout:
+            state = .closed
+            return [.close]  // an idle connection with no partial request closes silently
+        case .readingHead(let since) where now &- since >= limits.headerTimeout:
+            state = .closed
+            return [.respond(ErrorResponse.requestTimeout(), head: nil, close: true)]
+        case .readingBody(let head, _, _, let last) where now &- last >= limits.bodyTimeout:
+            state = .closed
+            return [.respond(ErrorResponse.requestTimeout(), head: head, close: true)]
+        default:
+            return []
+        }
+    }
+
+    // MARK: - Parsing
+
+    private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
+        body.removeAll(keepingCapacity: true)
+        chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
+        state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
+    }
+
+    private mutating func process(now: UInt64) -> [Action] {
+        switch state {
+        case .idle, .readingHead:
+            guard !buffer.isEmpty else { return [] }
+            if draining, case .idle = state {
+                state = .closed
+                return [.respond(ErrorResponse.unavailable("the server is shutting down"), head: nil, close: true)]
+            }
+            let parsed = buffer.withUnsafeBytes { parser.parseHead($0) }
+            switch parsed {
+            case .failure(let error):
+                state = .closed
+                return [.respond(ErrorResponse.parse(error), head: nil, close: true)]
+            case .success(nil):
+                if case .idle = state { state = .readingHead(since: now) }
+                return []
+            case .success(let head?):
+                buffer.removeFirst(head.headLength)
+                requestsStarted += 1
+                if head.contentLength == nil, !head.chunked, ["POST", "PUT"].contains(head.method) {
+                    // RFC 9112 §6.3: a request body needs Content-Length or chunked framing.
+                    state = .closed
+                    return [.respond(ErrorResponse.lengthRequired(), head: head, close: true)]
+                }
+                state = .awaitingDecision(head)
+                return [.decide(head)]
+            }
+        case .readingBody(let head, let limit, let discard, let last):
+            if head.chunked {
+                let decoded = buffer.withUnsafeBytes { chunked.decode($0, into: &body) }
+                switch decoded {
+                case .failure(let error):
+                    state = .closed
+                    return [.respond(ErrorResponse.parse(error), head: head, close: true)]
+                case .success(let progress):
+                    buffer.removeFirst(progress.consumed)
+                    if body.count > limit {
+                        state = .closed
+                        return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+                    }
+                    if discard != nil, body.count > 1 << 16 { body.removeAll(keepingCapacity: true) }
+                    guard progress.done else {
+                        state = .readingBody(head, limit: limit, discard: discard, lastActivity: last)
+                        return []
+                    }
+                }
+            } else {
+                let wanted = Int(head.contentLength ?? 0) - body.count
+                let taken = min(wanted, buffer.count)
+                if discard == nil { body.append(contentsOf: buffer[0..<taken]) } else { discardedLength += taken }
+                buffer.removeFirst(taken)
+                let have = discard == nil ? body.count : discardedLength
+                guard have == Int(head.contentLength ?? 0) else { return [] }
+                discardedLength = 0
+            }
+            if let discard {
+                let isLast = requestsStarted >= limits.maxRequestsPerConnection
+                state = .handling(head)
+                return [.respond(discard, head: head, close: !head.keepAlive || isLast || draining)]
+            }
+            state = .handling(head)
+            let request = body
+            body = []
+            return [.handle(head, body: request, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining)]
+        case .awaitingDecision, .handling, .closed:
+            return []
+        }
+    }
+
+    private var discardedLength = 0
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import CSocket
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The listening socket: accepts on its own queue and hands each connection to an event loop round-robin.
+/// Beyond `maxConnections` a connection gets `503` and is closed; on `EMFILE` accepting pauses briefly instead of
+/// spinning.
+final class Listener: @unchecked Sendable {
+    let fd: Int32
+    let port: Int
+    private let source: DispatchSourceRead
+    private let queue = DispatchQueue(label: "transform.accept")
+    private var paused = false
+    private var stopped = false
+
+    /// Binds and listens on `host:port` (port 0 picks a free one).
+    init(host: String, port: Int) throws(SocketError) {
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let isV6 = host.contains(":")
+        let address = host == "localhost" ? "127.0.0.1" : host
+        if isV6 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 else { throw SocketError(operation: "parse host \(host)", errno: EINVAL) }
+        } else {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET, address, &v4.sin_addr) == 1 else { throw SocketError(operation: "parse host \(host)", errno: EINVAL) }
+        }
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(csocket_stream_type()), 0)
+        guard fd >= 0 else { throw SocketError(operation: "socket", errno: errno) }
+        Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+        let bound = isV6
+            ? withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            : withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0 else {
+            let error = errno
+            Syscall.close(fd)
+            throw SocketError(operation: "bind \(host):\(port)", errno: error)
+        }
+        guard listen(fd, 4096) == 0 else {
+            let error = errno
+            Syscall.close(fd)
+            throw SocketError(operation: "listen", errno: error)
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let boundPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
+            isV6 ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+                 : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+        }
+        self.fd = fd
+        self.port = Int(UInt16(bigEndian: boundPort))
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    }
+
+    func start(_ accepted: @escaping (Int32) -> Void) {
+        source.setEventHandler { [unowned self] in acceptAll(accepted) }
+        source.setCancelHandler { [fd] in Syscall.close(fd) }
+        source.resume()
+    }
+
+    private func acceptAll(_ accepted: (Int32) -> Void) {
+        while !stopped {
+            do throws(SocketError) {
+                guard let client = try Syscall.accept(fd) else { return }
+                accepted(client)
+            } catch {
+                if error.errno == EMFILE || error.errno == ENFILE {
+                    // Out of descriptors: pause accepting for a moment rather than spin on a ready socket.
+                    Log.event("accept_paused", ["reason": error.description])
+                    paused = true
+                    source.suspend()
+                    queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+                        if paused, !stopped { paused = false; source.resume() }
+                    }
+                }
+                return
+            }
+        }
+    }
+
+    /// Stops accepting and closes the listening socket.
+    func stop() {
+        queue.sync {
+            stopped = true
+            if paused { paused = false; source.resume() }
+            source.cancel()
+        }
+    }
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Dispatch
+import MapperCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running service: a listener, one event loop per core, a bounded worker pool, and the lifecycle
+/// (`running` → `draining` → exit) of API.md.
+final class Server: @unchecked Sendable {
+    enum State: String, CustomStringConvertible {
+        case running, draining, stopped
+        var description: String { rawValue }
+    }
+
+    let context: ServerContext
+    let handler: RequestHandler
+    let loops: [EventLoop]
+    /// Large bodies are converted here so the loops keep serving.
+    let workers = DispatchQueue(label: "transform.workers", attributes: .concurrent)
+    let inlineBodyLimit = 64 << 10
+    let connectionLimits: ConnectionStateMachine.Limits
+    let writeTimeout: UInt64
+    private let accessLog: AccessLog?
+    private let active = Atomic<Int>(0)
+    private let nextLoop = Atomic<Int>(0)
+    private let state = Mutex<State>(.running)
+    private var listener: Listener?
+
+    init(context: ServerContext) {
+        self.context = context
+        handler = RequestHandler(context: context)
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        loops = (0..<cores).map { EventLoop(index: $0) }
+        let c = context.configuration
+        var limits = ConnectionStateMachine.Limits()
+        limits.parser = HTTPRequestParser.Limits(maxRequestTargetBytes: c.maxRequestTargetBytes,
+                                                 maxHeaderBytes: c.maxHeaderBytes, maxHeaderFields: c.maxHeaderFields)
+        limits.maxBodyBytes = c.maxBodyBytes
+        limits.headerTimeout = UInt64(c.headerTimeoutMs) * 1_000_000
+        limits.bodyTimeout = UInt64(c.bodyTimeoutMs) * 1_000_000
+        limits.keepAliveTimeout = UInt64(c.keepAliveTimeoutMs) * 1_000_000
+        limits.maxRequestsPerConnection = c.maxRequestsPerConnection
+        connectionLimits = limits
+        writeTimeout = UInt64(c.writeTimeoutMs) * 1_000_000
+        accessLog = c.accessLog ? AccessLog() : nil
+    }
+
+    var activeConnections: Int { active.load(ordering: .relaxed) }
+
+    /// Binds, starts accepting, and returns the bound port.
+    func start() throws(SocketError) -> Int {
+        let listener = try Listener(host: context.configuration.listenHost, port: context.configuration.listenPort)
+        self.listener = listener
+        listener.start { [self] fd in accepted(fd) }
+        return listener.port
+    }
+
+    private func accepted(_ fd: Int32) {
+        guard active.add(1, ordering: .relaxed).newValue <= context.configuration.maxConnections else {
+            // Over the limit: answer 503 and close at once (never a busy loop, never a queue of waiting sockets).
+            var response = ErrorResponse.unavailable("too many connections")
+            ErrorResponse.finalize(&response, requestId: RequestID.choose(nil))
+            let bytes = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
+            bytes.withUnsafeBytes { _ = try? Syscall.send(fd, $0) }
+            Syscall.close(fd)
+            active.subtract(1, ordering: .relaxed)
+            return
+        }
+        Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
+        context.metrics.connectionOpened()
+        let loop = loops[nextLoop.add(1, ordering: .relaxed).oldValue % loops.count]
+        loop.queue.async { [self] in Connection(fd: fd, loop: loop, server: self).start() }
+    }
+
+    func connectionClosed() {
+        active.subtract(1, ordering: .relaxed)
+        context.metrics.connectionClosed()
+    }
+
+    // MARK: - Responses
+
+    /// Finishes a response for the wire: error body with the request id, `X-Request-Id`, `Vary`, gzip, trailers.
+    func render(_ response: HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
+        -> (bytes: [UInt8], status: Int, closing: Bool)
+    {
+        var response = response
+        ErrorResponse.finalize(&response, requestId: requestId)
+        response.headers.append(("X-Request-Id", requestId))
+        let isJSONBody = response.header("content-type") != nil
+        if isJSONBody { response.headers.append(("Vary", "Accept-Encoding")) }
+        // RFC 9110 §5.3: repeated fields are one comma-separated list.
+        let acceptEncoding = head?.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
+        let gzip = isJSONBody && AcceptEncoding.acceptsGzip(acceptEncoding)
+            && (response.body.count >= context.configuration.gzipMinBytes || response.trailers != nil)
+        if gzip {
+            response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
+            response.headers.append(("Content-Encoding", "gzip"))
+        }
+        let isHead = head?.method == "HEAD"
+        var closing = close || response.closesConnection || head == nil
+        let http10 = head?.versionMinor == 0
+        var bytes: [UInt8] = []
+        if let trailers = response.trailers, !isHead {
+            if http10 {
+                // HTTP/1.0: the body is delimited by closing the connection.
+                closing = true
+                HTTPResponseWriter.head(response, framing: .closeDelimited, closing: true, http10KeepAlive: false, into: &bytes)
+                bytes += response.body
+            } else {
+                response.headers.append(("Trailer", trailers.map(\.0).joined(separator: ", ")))
+                HTTPResponseWriter.head(response, framing: .chunked, closing: closing, http10KeepAlive: false, into: &bytes)
+                HTTPResponseWriter.chunk(response.body, into: &bytes)
+                HTTPResponseWriter.lastChunk(trailers: trailers, into: &bytes)
+            }
+        } else {
+            bytes = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
+                                                 http10KeepAlive: http10 && !closing)
+        }
+        return (bytes, response.status, closing)
+    }
+
+    func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,
+                          started: UInt64) {
+        let seconds = Double(Clock.now() &- started) / 1e9
+        let method = head?.method ?? "-"
+        context.metrics.recordRequest(route: route?.template ?? "unmatched", method: method, status: status,
+                                      seconds: seconds)
+        guard let accessLog else { return }
+        var line: [UInt8] = Array("{\"requestId\":".utf8) + ErrorResponse.jsonString(requestId)
+        line += Array(",\"method\":".utf8) + ErrorResponse.jsonString(method)
+        line += Array(",\"target\":".utf8) + ErrorResponse.jsonString(head?.target ?? "")
+        line += Array(",\"route\":".utf8) + ErrorResponse.jsonString(route?.template ?? "")
+        line += Array(",\"status\":\(status),\"bytes\":\(bytes),\"durationMs\":\((seconds * 1e6).rounded() / 1e3)}\n".utf8)
+        accessLog.record(line)
+    }
+
+    // MARK: - Lifecycle
+
+    /// Stops accepting, lets in-flight requests finish, closes idle connections, and calls `done` with the number
+    /// of connections still open when the grace period ran out.
+    func drain(grace: DispatchTimeInterval, done: @escaping @Sendable (Int) -> Void) {
+        guard state.withLock({ state in
+            guard state == .running else { return false }
+            state = .draining
+            return true
+        }) else { return }
+        Log.event("state", ["state": State.draining.description])
+        context.startDraining()
+        listener?.stop()
+        for loop in loops { loop.queue.async { loop.drain() } }
+        awaitDrained(deadline: DispatchTime.now() + grace, done: done)
+    }
+
+    /// Polls until every connection is gone or the grace period is over, then closes the rest.
+    private func awaitDrained(deadline: DispatchTime, done: @escaping @Sendable (Int) -> Void) {
+        guard activeConnections == 0 || DispatchTime.now() >= deadline else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
+                awaitDrained(deadline: deadline, done: done)
+            }
+            return
+        }
+        var forced = 0
+        for loop in loops { forced += loop.queue.sync { loop.closeAll() } }
+        if forced > 0 { Log.event("drain_forced_close", ["connections": String(forced)]) }
+        accessLog?.flush()
+        state.withLock { $0 = .stopped }
+        done(forced)
+    }
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// Builds the registry, context and server from a configuration; `serve` and the end-to-end tests both call this.
+enum ServerBuilder {
+    enum BuildError: Error, CustomStringConvertible {
+        case schemas([SchemaProblem])
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .schemas(let problems): problems.map(\.description).joined(separator: "\n")
+            case .unreadable(let why): why
+            }
+        }
+    }
+
+    static func build(_ configuration: ServerConfiguration) throws(BuildError) -> Server {
+        let registry = SchemaRegistry(limits: configuration.schemaLimits)
+        let source = configuration.schemaSource
+        let files: [SchemaFile]
+        let overlay: RegistryOverlay?
+        do {
+            files = try source.files()
+            overlay = try source.overlay()
+        } catch {
+            throw .unreadable("\(error)")
+        }
+        let snapshot: RegistrySnapshot
+        do throws(SchemaSetError) {
+            snapshot = try registry.load(files, overlay: overlay)
+        } catch {
+            throw .schemas(error.problems)
+        }
+        var overlayDirectory: String?
+        if case .directory(let path) = source, RegistryOverlayFile.isWritable(path) { overlayDirectory = path }
+        let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
+                                    overlayDirectory: overlayDirectory)
+        let fileNames = Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
+            .union(overlay?.deleted ?? [])
+        context.setFileModelNames(fileNames)
+        context.metrics.observe(registry: registry)
+        context.markLoaded()
+        return Server(context: context)
+    }
+
+    /// SIGHUP: re-reads the files, re-applies the overlay, and swaps the registry only if the whole set is valid.
+    static func reload(_ server: Server) {
+        let configuration = server.context.configuration
+        guard case .directory = configuration.schemaSource else { return }
+        let source = configuration.schemaSource
+        do {
+            let files = try source.files()
+            let overlay = try source.overlay()
+            let snapshot = try server.context.registry.load(files, overlay: overlay)
+            Log.event("schemas_reloaded", ["models": String(snapshot.modelNames.count)])
+        } catch let error as SchemaSetError {
+            Log.event("schemas_reload_rejected", ["problems": error.problems.map(\.description).joined(separator: "; ")])
+        } catch {
+            Log.event("schemas_reload_rejected", ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Testing
+
+@Suite struct ConversionEndpointTests {
+    @Test func convertsTheReadmeExample() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let response = try client.request("POST", "/convert/User",
+            body: #"{"uid":"123","name":"Harry","created":"1965-07-31T00:00:00+0000"}"#,
+            headers: ["Content-Type": "application/json"])
+        #expect(response.status == 200)
+        #expect(response.text == #"{"uid":123,"name":"Harry","created":"1965-07-31T00:00:00Z"}"#)
+        #expect(response.header("X-Transform-Warnings") == "1")
+        #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(response.header("Vary") == "Accept-Encoding")
+        #expect(response.header("X-Request-Id")?.isEmpty == false)
+        #expect(response.header("Date") != nil)
+    }
+
+    @Test func normalizesAndHashesWhenAsked() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let normalized = try client.request("POST", "/normalize/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
+        #expect(normalized.status == 200)
+        #expect(normalized.text == #"{"id":"b1","n":"Dune","p":0,"ext":{"desc":"sand"}}"#)
+        let converted = try client.request("POST", "/convert/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
+        #expect(converted.header("X-Model-Hash")?.count == 64)
+        #expect(normalized.header("X-Model-Hash") == converted.header("X-Model-Hash"))
+    }
+
+    @Test func answers422WithTheReportAndItsRequestId() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let response = try client.request("POST", "/convert/User", body: #"{"uid":"abc"}"#, headers: ["X-Request-Id": "req-42"])
+        #expect(response.status == 422)
+        #expect(response.header("X-Request-Id") == "req-42")
+        #expect(response.text.hasPrefix(#"{"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"req-42"},"valid":false,"model":"User""#))
+    }
+
+    @Test func reportsInvalidJSONWithItsPosition() throws {
+        let server = try ServerProcess()
+        let response = try server.client().request("POST", "/convert/User", body: "{\"uid\": 1,}")
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_json""#))
+        #expect(response.text.contains(#""offset":10,"line":1,"column":11"#))
+    }
+
+    @Test(arguments: [
+        ("/convert/User?mode=loose", "mode"), ("/convert/User?mode=lax&mode=lax", "repeated"),
+        ("/convert/User?x=1", "no parameter"), ("/convert/User?mode", "no value"), ("/convert/User/array?hash=true", "hash"),
+        ("/normalize/User?keys=mapped", "keys"), ("/convert/User?from=model", "from"),
+    ])
+    func rejectsBadQueryParametersAndKeepsTheConnection(target: String, phrase: String) throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let response = try client.request("POST", target, body: #"{"uid":1}"#)
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_parameter""#))
+        #expect(response.text.contains(phrase))
+        let next = try client.request("GET", "/health")
+        #expect(next.status == 200)
+    }
+
+    @Test func answersRoutingErrorsInOrder() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        #expect(try client.request("POST", "/nope", body: "{}").status == 404)
+        let wrongMethod = try client.request("GET", "/convert/User")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("Allow") == "POST")
+        #expect(wrongMethod.text.contains(#""allowed":["POST"]"#))
+        let unknown = try client.request("POST", "/convert/Nobody?mode=bad", body: "{}")
+        #expect(unknown.status == 404)
+        #expect(unknown.text.contains(#""code":"unknown_model""#))
+        let media = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "text/plain"])
+        #expect(media.status == 415)
+        let charset = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/json; charset=latin1"])
+        #expect(charset.status == 415)
+        let coding = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Encoding": "br"])
+        #expect(coding.status == 415)
+        #expect(coding.header("Accept-Encoding") == "gzip")
+        #expect(try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/vnd.x+json"]).status == 422)
+    }
+
+    @Test func convertsArraysDictionariesAndCompares() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let array = try client.request("POST", "/convert/User/array", body: #"[{"uid":1},{"uid":"x"},2]"#)
+        #expect(array.status == 200)
+        #expect(array.text == #"[{"uid":1}]"#)
+        #expect(array.header("X-Transform-Warnings") == "2")
+        let dictionary = try client.request("POST", "/convert/User/dictionary", body: #"{"a":{"uid":1}}"#)
+        #expect(dictionary.text == #"{"a":{"uid":1}}"#)
+        let compare = try client.request("POST", "/compare/User", body: #"{"a":{"uid":1},"b":{"uid":"1"}}"#)
+        #expect(compare.text == #"{"equal":true,"differences":[]}"#)
+        #expect(compare.header("X-Transform-Warnings") == "1")
+        let validate = try client.request("POST", "/validate/User", body: #"{"uid":1}"#)
+        #expect(validate.status == 200)
+        #expect(validate.text == #"{"valid":true,"model":"User","result":{"uid":1},"errors":[],"warnings":[]}"#)
+    }
+
+    @Test func streamsNDJSONWithATrailer() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let body = "{\"uid\":1}\n{\"uid\":\"2\"}\n{bad\n"
+        let response = try client.request("POST", "/convert/User/array", body: body,
+                                          headers: ["Content-Type": "application/x-ndjson"])
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/x-ndjson")
+        #expect(response.header("Trailer") == "X-Transform-Warnings")
+        #expect(response.text.split(separator: "\n").count == 3)
+        #expect(response.trailer("X-Transform-Warnings") == "2")
+    }
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import TransformServer
+
+/// The connection logic driven without sockets: bytes and a manual clock in, actions out.
+@Suite struct ConnectionStateMachineTests {
+    static let second: UInt64 = 1_000_000_000
+
+    static func make(now: UInt64 = 0, _ configure: (inout ConnectionStateMachine.Limits) -> Void = { _ in })
+        -> ConnectionStateMachine
+    {
+        var limits = ConnectionStateMachine.Limits()
+        configure(&limits)
+        return ConnectionStateMachine(limits: limits, now: now)
+    }
+
+    func feed(_ machine: inout ConnectionStateMachine, _ text: String, now: UInt64 = 0) -> [ConnectionStateMachine.Action] {
+        Array(text.utf8).withUnsafeBytes { machine.received($0, now: now) }
+    }
+
+    func decidedHead(_ actions: [ConnectionStateMachine.Action]) -> HTTPRequestHead? {
+        guard case .decide(let head)? = actions.first else { return nil }
+        return head
+    }
+
+    @Test func asksForADecisionThenHandsOverTheWholeRequest() {
+        var machine = Self.make()
+        let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n{\"uid\"")
+        let head = try! #require(decidedHead(actions))
+        #expect(head.method == "POST")
+        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        let rest = feed(&machine, ":1}")
+        #expect(rest == [.handle(head, body: Array(#"{"uid":1}"#.utf8), isLast: false)])
+        #expect(machine.isHandling)
+    }
+
+    @Test func keepsPipelinedRequestsUntilTheResponseIsWritten() {
+        var machine = Self.make()
+        let first = feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\nGET /ready HTTP/1.1\r\nHost: a\r\n\r\n")
+        let one = try! #require(decidedHead(first))
+        #expect(one.target == "/health")
+        #expect(first.count == 1, "the second request waits")
+        #expect(machine.decided(.read(limit: 0), now: 0) == [.handle(one, body: [], isLast: false)])
+        let next = machine.responded(closed: false, now: 0)
+        #expect(decidedHead(next)?.target == "/ready")
+    }
+
+    @Test func rejectsAnAnnouncedBodyOverTheLimitWithoutWaitingForIt() {
+        var machine = Self.make()
+        let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
+        let response = machine.decided(.read(limit: 10), now: 0)
+        guard case .respond(let answer, _, let close)? = response.first else {
+            Issue.record("expected a 413, got \(response)")
+            return
+        }
+        #expect(decidedHead(actions) != nil)
+        #expect(answer.status == 413)
+        #expect(close)
+        #expect(machine.isClosed)
+    }
+
+    @Test func sendsContinueOnlyWhenTheBodyWillBeRead() {
+        var accepting = Self.make()
+        _ = feed(&accepting, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        #expect(accepting.decided(.read(limit: 10), now: 0) == [.sendContinue])
+        var refusing = Self.make()
+        _ = feed(&refusing, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        let notFound = ErrorResponse.notFound()
+        guard case .respond(let response, _, let close)? = refusing.decided(.reject(notFound), now: 0).first else {
+            Issue.record("expected the final status instead of 100")
+            return
+        }
+        #expect(response.status == 404)
+        #expect(close)
+    }
+
+    @Test func discardsTheBodyOfARejectedRequestAndKeepsTheConnection() {
+        var machine = Self.make()
+        _ = feed(&machine, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nab")
+        #expect(machine.decided(.reject(ErrorResponse.notFound()), now: 0).isEmpty)
+        let actions = feed(&machine, "cd")
+        guard case .respond(let response, _, let close)? = actions.first else {
+            Issue.record("expected the 404 once the body is read, got \(actions)")
+            return
+        }
+        #expect(response.status == 404)
+        #expect(!close)
+    }
+
+    @Test func malformedHeadsCloseWith400() {
+        var machine = Self.make()
+        let actions = feed(&machine, "GET /x HTTP/1.1\r\nHost : a\r\n\r\n")
+        guard case .respond(let response, _, true)? = actions.first else {
+            Issue.record("expected a closing 400, got \(actions)")
+            return
+        }
+        #expect(response.status == 400)
+        #expect(machine.isClosed)
+    }
+
+    @Test func headerTimeoutCountsFromTheFirstByte() {
+        var machine = Self.make { $0.headerTimeout = 5 * Self.second }
+        _ = feed(&machine, "GET /health HTTP/1.1\r\n", now: 10 * Self.second)
+        #expect(machine.tick(now: 14 * Self.second).isEmpty)
+        guard case .respond(let response, _, true)? = machine.tick(now: 15 * Self.second).first else {
+            Issue.record("expected a 408")
+            return
+        }
+        #expect(response.status == 408)
+    }
+
+    @Test func idleConnectionsCloseSilentlyAfterTheKeepAliveTimeout() {
+        var machine = Self.make { $0.keepAliveTimeout = 3 * Self.second }
+        #expect(machine.tick(now: 2 * Self.second).isEmpty)
+        #expect(machine.tick(now: 3 * Self.second) == [.close])
+    }
+
+    @Test func bodyTimeoutCountsFromTheLastByte() {
+        var machine = Self.make { $0.bodyTimeout = 2 * Self.second }
+        _ = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n")
+        _ = machine.decided(.read(limit: 10), now: 0)
+        _ = feed(&machine, "ab", now: 1 * Self.second)
+        #expect(machine.tick(now: 2 * Self.second).isEmpty)
+        guard case .respond(let response, _, true)? = machine.tick(now: 3 * Self.second).first else {
+            Issue.record("expected a 408")
+            return
+        }
+        #expect(response.status == 408)
+    }
+
+    @Test func theLastAllowedRequestIsMarked() {
+        var machine = Self.make { $0.maxRequestsPerConnection = 1 }
+        let actions = feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        let head = try! #require(decidedHead(actions))
+        #expect(machine.decided(.read(limit: 0), now: 0) == [.handle(head, body: [], isLast: true)])
+    }
+
+    @Test func drainingClosesIdleConnectionsAndRefusesNewRequests() {
+        var idle = Self.make()
+        #expect(idle.drain(now: 0) == [.close])
+        var busy = Self.make()
+        _ = feed(&busy, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(busy.drain(now: 0).isEmpty, "a request whose head arrived is still answered")
+    }
+
+    @Test func chunkedBodiesAreDecodedAcrossReads() {
+        var machine = Self.make()
+        let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")
+        let head = try! #require(decidedHead(actions))
+        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        #expect(feed(&machine, "c\r\n0\r\n\r\n") == [.handle(head, body: Array("abc".utf8), isLast: false)])
+    }
+
+    @Test func aPostWithoutFramingIs411() {
+        var machine = Self.make()
+        guard case .respond(let response, _, true)? = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n").first else {
+            Issue.record("expected a 411")
+            return
+        }
+        #expect(response.status == 411)
+    }
+}
