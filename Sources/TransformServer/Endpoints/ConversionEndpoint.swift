@@ -56,10 +56,9 @@ enum ConversionEndpoint {
     // MARK: - Conversion
 
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let ndjson = MediaType.parse(request.header("content-type"))?.isNDJSON ?? false
-        let limit = ndjson ? Int.max : context.configuration.maxBodyBytes
+        // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
         let body: [UInt8]
-        switch decodedBody(request, limit: limit) {
+        switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
         case .success(let bytes): body = bytes
         }
@@ -69,7 +68,6 @@ enum ConversionEndpoint {
         options.input = request.query["from"] == "model" ? .model : .wire
         options.hash = request.query["hash"] == "true"
         let snapshot = context.registry.current
-        if ndjson { return ndjsonResponse(request, body: body, snapshot: snapshot, options: options, context: context) }
         let result: Result<(HTTPResponse, [Diagnostic]), MappingError> = body.withUnsafeBytes { bytes in
             switch request.route.kind {
             case .compare:
@@ -124,26 +122,6 @@ enum ConversionEndpoint {
         var response = HTTPResponse.json(200, converted.body)
         response.headers.append(("X-Transform-Warnings", String(converted.warnings)))
         if let hash = converted.modelHash { response.headers.append(("X-Model-Hash", hash)) }
-        return response
-    }
-
-    /// NDJSON: one output line per input line, the warning count as a trailer (HTTP/1.1) — see API.md.
-    private static func ndjsonResponse(_ request: RequestHandler.Request, body: [UInt8], snapshot: RegistrySnapshot,
-                                       options: ConversionOptions, context: ServerContext) -> HTTPResponse {
-        var options = options
-        var kind = NDJSONConverter.Kind.convert
-        if case .conversion(let operation, _) = request.route.kind {
-            options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
-            if operation == .validate { kind = .validate }
-        }
-        let streamed = body.withUnsafeBytes {
-            snapshot.convertNDJSON($0, model: request.route.model!, options: options, kind: kind,
-                                   maxLineBytes: context.configuration.maxNdjsonLineBytes)
-        }
-        var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")],
-                                    body: streamed.converted.body)
-        response.trailers = [("X-Transform-Warnings", String(streamed.converted.warnings))]
-        if options.mode == .strict, streamed.errorLines > 0 { response.closesConnection = true }
         return response
     }
 }

@@ -25,9 +25,9 @@ struct RequestHandler {
         switch route(head) {
         case .failure(let response): return .reject(response)
         case .success(let request):
-            if case .conversion = request.route.kind, isNDJSON(head), head.contentLength.map({ $0 > 0 }) ?? head.chunked {
-                // NDJSON bodies are streams with no total limit (API.md), converted line by line.
-                return .read(limit: Int.max)
+            if case .conversion = request.route.kind, isNDJSON(head) {
+                // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
+                return .stream
             }
             return .read(limit: context.configuration.maxBodyBytes)
         }
@@ -62,6 +62,24 @@ struct RequestHandler {
         default: break
         }
         return .success(request)
+    }
+
+    /// The converter for a streamed NDJSON request (its head was decided `.stream`).
+    func makeStream(_ head: HTTPRequestHead) -> NDJSONStream? {
+        guard case .success(let request) = route(head), case .conversion(let operation, _) = request.route.kind else {
+            return nil
+        }
+        var options = context.conversionOptions
+        options.mode = request.query["mode"] == "strict" ? .strict : .lax
+        options.input = request.query["from"] == "model" ? .model : .wire
+        options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+        let converter = NDJSONConverter(
+            snapshot: context.registry.current, model: request.route.model!, options: options,
+            kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes)
+        let acceptEncoding = head.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
+        context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
+        return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
+                            gzipOutput: AcceptEncoding.acceptsGzip(acceptEncoding), http10: head.versionMinor == 0)
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {

@@ -7,9 +7,6 @@ struct HTTPResponse: Equatable {
     var body: [UInt8] = []
     /// Framing can no longer be trusted (or the request asked it): close after writing.
     var closesConnection = false
-    /// Trailers: the body is sent chunked with these after the last chunk (HTTP/1.1), or delimited by closing
-    /// the connection (HTTP/1.0).
-    var trailers: [(String, String)]?
     /// An error whose body is rendered when the request id is known (`ErrorResponse.finalize`).
     var error: ErrorInfo?
 

@@ -28,6 +28,15 @@ final class Connection {
     /// The request being answered: its id and start time, for logs and metrics.
     private var requestId = ""
     private var requestStart: UInt64 = 0
+    /// A streamed NDJSON request in progress, and whether its response head is written.
+    private var stream: NDJSONStream?
+    private var streamHead: HTTPRequestHead?
+    private var streamHeadSent = false
+    /// Reading paused because too much output is waiting to be written.
+    private var pausedForOutput = false
+    /// After a stream ended early: the write side is shut and input is discarded until this time.
+    private var lingerUntil: UInt64?
+    private static let maxPendingOutput = 1 << 20
 
     init(fd: Int32, loop: EventLoop, server: Server) {
         self.fd = fd
@@ -46,13 +55,20 @@ final class Connection {
             server.connectionClosed()
         }
         readSource.resume()
+        // Accepted after the drain sweep: treat it like every other idle connection.
+        if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
     }
 
     // MARK: - Reading
 
     private func readable() {
+        if lingerUntil != nil { return discardLingering() }
         for _ in 0..<16 {
             guard !closed, !machine.isHandling else { return pauseReading() }
+            if outbound.count - outboundOffset > Self.maxPendingOutput {
+                pausedForOutput = true
+                return pauseReading()
+            }
             let count: Int?
             do throws(SocketError) {
                 count = try Syscall.read(fd, into: loop.readBuffer)
@@ -90,7 +106,17 @@ final class Connection {
             switch action {
             case .decide(let head):
                 requestId = RequestID.choose(head.headers.first { $0.name == "x-request-id" }?.value)
-                perform(machine.decided(server.handler.decide(head), now: Clock.now()))
+                let decision = server.handler.decide(head)
+                if decision == .stream {
+                    stream = server.handler.makeStream(head)
+                    streamHead = head
+                    streamHeadSent = false
+                }
+                perform(machine.decided(decision, now: Clock.now()))
+            case .bodyChunk(let bytes):
+                streamChunk(bytes)
+            case .bodyEnd(let head, let isLast):
+                streamEnd(head, isLast: isLast)
             case .sendContinue:
                 enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                 flush()
@@ -125,6 +151,80 @@ final class Connection {
                 let answer = Unchecked((response, route))
                 loop.queue.async { confined.value(answer.value.0, answer.value.1) }
             }
+        }
+    }
+
+    // MARK: - Streams
+
+    private func sendStreamHead() {
+        guard !streamHeadSent, let stream, let head = streamHead else { return }
+        streamHeadSent = true
+        var response = stream.head()
+        response.headers.append(("X-Request-Id", requestId))
+        var bytes: [UInt8] = []
+        let http10 = head.versionMinor == 0
+        HTTPResponseWriter.head(response, framing: http10 ? .closeDelimited : .chunked, closing: http10,
+                                http10KeepAlive: false, into: &bytes)
+        enqueue(bytes)
+    }
+
+    private func streamChunk(_ bytes: [UInt8]) {
+        guard stream != nil else { return }
+        sendStreamHead()
+        enqueue(stream!.feed(bytes))
+        if stream!.isFinished {
+            // Strict mode's first failing line (or a corrupt gzip body) ends the stream; the rest of the body is
+            // not read: shut the write side and discard input for up to 2 s (a lingering close).
+            enqueue(stream!.end())
+            machine.abandonBody()
+            let head = streamHead
+            afterFlush = { [self] in
+                server.requestCompleted(head: head, route: nil, status: 200, bytes: 0, requestId: requestId,
+                                        started: requestStart)
+                linger()
+            }
+        }
+        flush()
+    }
+
+    private func streamEnd(_ head: HTTPRequestHead, isLast: Bool) {
+        guard stream != nil else { return }
+        sendStreamHead()
+        enqueue(stream!.finish())
+        stream = nil
+        let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
+        let start = requestStart
+        let id = requestId
+        afterFlush = { [self] in
+            server.requestCompleted(head: head, route: nil, status: 200, bytes: 0, requestId: id, started: start)
+            requestId = ""
+            if closing {
+                self.close()
+            } else {
+                requestStart = Clock.now()
+                resumeReading()
+                perform(machine.responded(closed: false, now: Clock.now()))
+            }
+        }
+        flush()
+    }
+
+    private func linger() {
+        shutdown(fd, Int32(SHUT_WR))
+        lingerUntil = Clock.now() + 2_000_000_000
+        resumeReading()
+    }
+
+    private func discardLingering() {
+        while true {
+            let result: Int?
+            do throws(SocketError) {
+                result = try Syscall.read(fd, into: loop.readBuffer)
+            } catch {
+                return close()
+            }
+            guard let count = result else { return }
+            if count == 0 { return close() }
         }
     }
 
@@ -175,6 +275,10 @@ final class Connection {
         guard !closed else { return }
         outbound = []
         outboundOffset = 0
+        if pausedForOutput {
+            pausedForOutput = false
+            resumeReading()
+        }
         if let writeSource, !writeSuspended {
             writeSuspended = true
             writeSource.suspend()
@@ -200,6 +304,10 @@ final class Connection {
 
     func tick(now: UInt64) {
         guard !closed else { return }
+        if let lingerUntil {
+            if now >= lingerUntil { close() }
+            return
+        }
         if outboundOffset < outbound.count, now &- lastWriteProgress >= server.writeTimeout {
             Log.event("write_timeout", ["requestId": requestId])
             return close()

@@ -28,6 +28,8 @@ struct ConnectionStateMachine {
         case reject(HTTPResponse)
         /// Answer at once without reading the body, then close.
         case rejectNow(HTTPResponse)
+        /// Hand the body over as it arrives (`bodyChunk` … `bodyEnd`), with no total limit (NDJSON).
+        case stream
     }
 
     enum Action: Equatable {
@@ -41,6 +43,10 @@ struct ConnectionStateMachine {
         case respond(HTTPResponse, head: HTTPRequestHead?, close: Bool)
         /// Close without writing anything.
         case close
+        /// The next piece of a streamed body.
+        case bodyChunk([UInt8])
+        /// The streamed body is complete; answer with `responded` once the stream's end is written.
+        case bodyEnd(HTTPRequestHead, isLast: Bool)
     }
 
     enum State: Equatable {
@@ -48,6 +54,7 @@ struct ConnectionStateMachine {
         case readingHead(since: UInt64)
         case awaitingDecision(HTTPRequestHead)
         case readingBody(HTTPRequestHead, limit: Int, discard: HTTPResponse?, lastActivity: UInt64)
+        case streamingBody(HTTPRequestHead, lastActivity: UInt64)
         case handling(HTTPRequestHead)
         case closed
     }
@@ -79,6 +86,8 @@ struct ConnectionStateMachine {
         buffer.append(contentsOf: bytes)
         if case .readingBody(let head, let limit, let discard, _) = state {
             state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
+        } else if case .streamingBody(let head, _) = state {
+            state = .streamingBody(head, lastActivity: now)
         }
         return process(now: now)
     }
@@ -97,6 +106,14 @@ struct ConnectionStateMachine {
             }
             startBody(head, limit: Int.max, discard: response, now: now)
             return process(now: now)
+        case .stream:
+            body.removeAll(keepingCapacity: true)
+            chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
+            streamed = 0
+            state = .streamingBody(head, lastActivity: now)
+            var actions: [Action] = head.expectContinue && hasBody ? [.sendContinue] : []
+            actions += process(now: now)
+            return actions
         case .read(let limit):
             // API.md: a body over the limit is a 413 answered without waiting for it.
             if let length = head.contentLength, length > UInt64(limit) {
@@ -147,6 +164,9 @@ struct ConnectionStateMachine {
         case .readingBody(let head, _, _, let last) where now &- last >= limits.bodyTimeout:
             state = .closed
             return [.respond(ErrorResponse.requestTimeout(), head: head, close: true)]
+        case .streamingBody(_, let last) where now &- last >= limits.bodyTimeout:
+            state = .closed
+            return [.close]  // the stream's head is already written: all that is left is to close
         default:
             return []
         }
@@ -224,10 +244,49 @@ struct ConnectionStateMachine {
             let request = body
             body = []
             return [.handle(head, body: request, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining)]
+        case .streamingBody(let head, let last):
+            var piece: [UInt8] = []
+            var finished = false
+            if head.chunked {
+                let decoded = buffer.withUnsafeBytes { chunked.decode($0, into: &piece) }
+                switch decoded {
+                case .failure:
+                    // Broken framing mid-stream: the response head is already out, so the stream just ends.
+                    state = .closed
+                    return [.close]
+                case .success(let progress):
+                    buffer.removeFirst(progress.consumed)
+                    finished = progress.done
+                }
+            } else {
+                let wanted = Int(head.contentLength ?? 0) - streamed
+                let taken = min(wanted, buffer.count)
+                piece = Array(buffer[0..<taken])
+                buffer.removeFirst(taken)
+                streamed += taken
+                finished = streamed == Int(head.contentLength ?? 0)
+            }
+            var actions: [Action] = piece.isEmpty ? [] : [.bodyChunk(piece)]
+            if finished {
+                state = .handling(head)
+                actions.append(.bodyEnd(head, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining))
+            } else {
+                state = .streamingBody(head, lastActivity: last)
+            }
+            return actions
         case .awaitingDecision, .handling, .closed:
             return []
         }
     }
 
+    /// Stops a streamed body early (strict NDJSON ended the stream): nothing more is parsed; the connection
+    /// lingers and closes.
+    mutating func abandonBody() {
+        state = .closed
+        buffer = []
+    }
+
     private var discardedLength = 0
+    /// Bytes of a Content-Length body already streamed.
+    private var streamed = 0
 }

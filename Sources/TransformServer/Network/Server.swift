@@ -95,31 +95,15 @@ final class Server: @unchecked Sendable {
         // RFC 9110 §5.3: repeated fields are one comma-separated list.
         let acceptEncoding = head?.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
         let gzip = isJSONBody && AcceptEncoding.acceptsGzip(acceptEncoding)
-            && (response.body.count >= context.configuration.gzipMinBytes || response.trailers != nil)
+            && response.body.count >= context.configuration.gzipMinBytes
         if gzip {
             response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
             response.headers.append(("Content-Encoding", "gzip"))
         }
         let isHead = head?.method == "HEAD"
-        var closing = close || response.closesConnection || head == nil
-        let http10 = head?.versionMinor == 0
-        var bytes: [UInt8] = []
-        if let trailers = response.trailers, !isHead {
-            if http10 {
-                // HTTP/1.0: the body is delimited by closing the connection.
-                closing = true
-                HTTPResponseWriter.head(response, framing: .closeDelimited, closing: true, http10KeepAlive: false, into: &bytes)
-                bytes += response.body
-            } else {
-                response.headers.append(("Trailer", trailers.map(\.0).joined(separator: ", ")))
-                HTTPResponseWriter.head(response, framing: .chunked, closing: closing, http10KeepAlive: false, into: &bytes)
-                HTTPResponseWriter.chunk(response.body, into: &bytes)
-                HTTPResponseWriter.lastChunk(trailers: trailers, into: &bytes)
-            }
-        } else {
-            bytes = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
-                                                 http10KeepAlive: http10 && !closing)
-        }
+        let closing = close || response.closesConnection || head == nil
+        let http10KeepAlive = head?.versionMinor == 0 && !closing
+        let bytes = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing, http10KeepAlive: http10KeepAlive)
         return (bytes, response.status, closing)
     }
 

@@ -44,6 +44,16 @@ final class RawClient {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Sends every byte on `fd` (for a writer thread that shares the socket with a reading one).
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
@@ -117,10 +127,18 @@ final class RawClient {
         return response
     }
 
-    /// True when the server has closed the connection (reads end of stream, after any buffered bytes).
+    /// True when the server has closed (or reset) the connection; false when it is still open after the read
+    /// timeout or has more bytes to give.
     func isClosedByPeer() -> Bool {
         guard buffer.isEmpty else { return false }
-        return (try? fill()) == false
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, 0)
+        if n == 0 { return true }
+        if n > 0 {
+            buffer.append(byte)
+            return false
+        }
+        return errno != EAGAIN && errno != EWOULDBLOCK
     }
 
     /// A whole request with a JSON body and the usual headers.
