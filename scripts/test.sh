@@ -2,7 +2,8 @@
 # The whole test suite: what the README's test command and CI run.
 #   1. debug build of every target and test
 #   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
-#   3. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
+#   4. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,16 @@ stage() {
   echo "==> $name: $((SECONDS - start)) s"
 }
 
+# Tools the tests use that a fresh machine lacks (the tests skip, with a note, where a tool is missing).
+tools() {
+  if ! command -v promtool >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null) \
+      || echo "promtool could not be installed; the exposition check will be skipped"
+  fi
+}
+
+stage "tools" tools
 stage "build" swift build --build-tests
 stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan --filter 'RegistryConcurrencyTests'
+stage "sanitizers (parser)" bash scripts/test-sanitized.sh
 stage "test" swift test --skip-build

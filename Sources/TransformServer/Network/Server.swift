@@ -20,7 +20,7 @@ final class Server: @unchecked Sendable {
     let handler: RequestHandler
     let loops: [EventLoop]
     /// Large bodies are converted here so the loops keep serving.
-    let workers = DispatchQueue(label: "transform.workers", attributes: .concurrent)
+    let workers: WorkerPool
     let inlineBodyLimit = 64 << 10
     let connectionLimits: ConnectionStateMachine.Limits
     let writeTimeout: UInt64
@@ -35,6 +35,7 @@ final class Server: @unchecked Sendable {
         handler = RequestHandler(context: context)
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         loops = (0..<cores).map { EventLoop(index: $0) }
+        workers = WorkerPool(count: cores)
         let c = context.configuration
         var limits = ConnectionStateMachine.Limits()
         limits.parser = HTTPRequestParser.Limits(maxRequestTargetBytes: c.maxRequestTargetBytes,
