@@ -22,6 +22,10 @@ tools() {
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null) \
       || echo "promtool could not be installed; the exposition check will be skipped"
   fi
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import openapi_spec_validator' >/dev/null 2>&1; then
+    python3 -m pip install -q 'openapi-spec-validator==0.9.0' \
+      || echo "openapi-spec-validator could not be installed; the OpenAPI check will be skipped"
+  fi
 }
 
 stage "tools" tools

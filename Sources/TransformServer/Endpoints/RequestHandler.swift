@@ -23,7 +23,8 @@ struct RequestHandler {
 
     func decide(_ head: HTTPRequestHead) -> ConnectionStateMachine.Decision {
         switch route(head) {
-        case .failure(let response): return .reject(response)
+        // API.md: a failing request with an NDJSON body is answered without reading it, then the connection closes.
+        case .failure(let response): return isNDJSON(head) ? .rejectNow(response) : .reject(response)
         case .success(let request):
             if case .conversion = request.route.kind, isNDJSON(head) {
                 // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.

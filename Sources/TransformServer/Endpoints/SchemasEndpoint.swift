@@ -16,7 +16,8 @@ enum SchemasEndpoint {
             || (request.route.kind == .schemas && request.head.method == "POST")
         guard isWrite else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
-        guard let header = request.header("authorization"), header.hasPrefix("Bearer "),
+        // RFC 9110 §11.1: the scheme name is case-insensitive.
+        guard let header = request.header("authorization"), header.count > 7, header.prefix(7).lowercased() == "bearer ",
               constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
         else { return ErrorResponse.unauthorized() }
         return nil
@@ -72,8 +73,12 @@ enum SchemasEndpoint {
             guard let document = snapshot.jsonSchema(for: request.route.model!) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
+            let etag = "\"" + String(SHA256Hex.of(document).prefix(32)) + "\""
+            if let ifNoneMatch = request.header("if-none-match"), entityTags(ifNoneMatch).contains(where: { $0 == "*" || $0 == etag }) {
+                return HTTPResponse(status: 304, headers: [("ETag", etag)])
+            }
             var response = HTTPResponse.json(200, document)
-            response.headers.append(("ETag", "\"" + String(SHA256Hex.of(document).prefix(32)) + "\""))
+            response.headers.append(("ETag", etag))
             return response
         case (.schema, "PUT"): return write(request, context: context)
         case (.schema, "DELETE"): return delete(request, context: context)
@@ -140,8 +145,9 @@ enum SchemasEndpoint {
                 persist(context)
                 return HTTPResponse(status: 204)
             } catch {
-                let users = error.problems.map(\.message).joined(separator: "; ")
-                return ErrorResponse.conflict("\(name) is still used: \(users). Delete both in one bundle.")
+                let users = error.problems.map { "\($0.file) \($0.path)" }.joined(separator: ", ")
+                return ErrorResponse.conflict(
+                    "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.")
             }
         }
     }

@@ -92,7 +92,7 @@ final class Server: @unchecked Sendable {
         ErrorResponse.finalize(&response, requestId: requestId)
         response.headers.append(("X-Request-Id", requestId))
         let isJSONBody = response.header("content-type") != nil
-        if isJSONBody { response.headers.append(("Vary", "Accept-Encoding")) }
+        if isJSONBody || response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
         // RFC 9110 §5.3: repeated fields are one comma-separated list.
         let acceptEncoding = head?.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
         let gzip = isJSONBody && AcceptEncoding.acceptsGzip(acceptEncoding)
@@ -112,8 +112,12 @@ final class Server: @unchecked Sendable {
                           started: UInt64) {
         let seconds = Double(Clock.now() &- started) / 1e9
         let method = head?.method ?? "-"
-        context.metrics.recordRequest(route: route?.template ?? "unmatched", method: method, status: status,
-                                      seconds: seconds)
+        // Requests answered before their handler ran (a failed check, a stream) still count under their route.
+        let route = route ?? head.flatMap { head in
+            Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
+        }
+        context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
+                                      status: status, seconds: seconds)
         guard let accessLog else { return }
         var line: [UInt8] = Array("{\"requestId\":".utf8) + ErrorResponse.jsonString(requestId)
         line += Array(",\"method\":".utf8) + ErrorResponse.jsonString(method)

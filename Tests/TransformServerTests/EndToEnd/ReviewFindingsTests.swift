@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Testing
+
+/// Behaviours found in review against API.md, each pinned by a test.
+@Suite struct ReviewFindingsTests {
+    @Test func aFailingNDJSONRequestIsAnsweredWithoutReadingItsBodyThenCloses() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        try client.send("POST /convert/User/array?mode=x HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+            + "Content-Length: 100\r\n\r\n{\"uid\":1}\n")
+        let response = try client.read()
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_parameter""#))
+        #expect(response.header("Connection") == "close")
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test func notModifiedCarriesVary() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let etag = try #require(try client.request("GET", "/schemas/User").header("ETag"))
+        let response = try client.request("GET", "/schemas/User", headers: ["If-None-Match": etag])
+        #expect(response.status == 304)
+        #expect(response.header("Vary") == "Accept-Encoding")
+        let schema = try client.request("GET", "/schemas/User/jsonschema")
+        let again = try client.request("GET", "/schemas/User/jsonschema", headers: ["If-None-Match": schema.header("ETag") ?? ""])
+        #expect(again.status == 304)
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitive() throws {
+        let server = try ServerProcess(environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
+        let response = try server.client().request("PUT", "/schemas/Y", body: #"{"properties":{}}"#,
+                                                   headers: ["Authorization": "bEaReR tok"])
+        #expect(response.status == 201)
+    }
+
+    @Test func rejectedRequestsCountUnderTheirRouteTemplate() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        _ = try client.request("POST", "/convert/Nobody", body: "{}")
+        _ = try client.request("GET", "/no/such/route")
+        let metrics = try client.request("GET", "/metrics").text
+        #expect(metrics.contains(#"transform_http_requests_total{method="POST",route="/convert/{model}",status="404"} 1"#))
+        #expect(metrics.contains(#"transform_http_requests_total{method="GET",route="unmatched",status="404"} 1"#))
+        #expect(!metrics.contains("Nobody"))
+    }
+
+    @Test func theConflictMessageSaysWhereTheModelIsUsed() throws {
+        let server = try ServerProcess(environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
+        let response = try server.client().request("DELETE", "/schemas/Owner", headers: ["Authorization": "Bearer tok"])
+        #expect(response.status == 409)
+        #expect(response.text.contains("repo.json /models/1/properties/owner"))
+    }
+}
