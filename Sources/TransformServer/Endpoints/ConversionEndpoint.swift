@@ -47,8 +47,10 @@ enum ConversionEndpoint {
         switch inflated {
         case .success(let bytes): return .success(bytes)
         case .failure(.tooLarge(let limit)):
+            // API.md counts 413 among the errors after which the connection closes.
             return .failure(ErrorResponse.make(413, "body_too_large",
-                                               "The inflated request body is larger than the limit of \(limit) bytes."))
+                                               "The inflated request body is larger than the limit of \(limit) bytes.",
+                                               close: true))
         case .failure(.corrupt(let why)): return .failure(ErrorResponse.invalidEncoding("The gzip body is corrupt: \(why)."))
         }
     }

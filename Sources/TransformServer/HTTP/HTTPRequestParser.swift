@@ -176,6 +176,10 @@ extension HTTPRequestParser {
         /// True once the last chunk and the trailer section have been read.
         var isDone: Bool { state.done != 0 }
 
+        /// Data bytes the current chunk has announced but not delivered yet (so a body limit can be enforced as
+        /// soon as a chunk-size line exceeds it, without waiting for the data).
+        var announcedBytes: UInt64 { state.chunk_remaining }
+
         /// Decodes from `input`, appending chunk data to `body`. Returns the bytes consumed — all of `input`
         /// unless the body ended inside it (the rest belongs to the next request) — and whether the body is done.
         mutating func decode(

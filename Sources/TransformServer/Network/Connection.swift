@@ -202,8 +202,7 @@ final class Connection {
                 self.close()
             } else {
                 requestStart = Clock.now()
-                resumeReading()
-                perform(machine.responded(closed: false, now: Clock.now()))
+                respondedLater()
             }
         }
         flush()
@@ -241,11 +240,22 @@ final class Connection {
                 self.close()
             } else {
                 requestStart = Clock.now()
-                resumeReading()
-                perform(machine.responded(closed: false, now: Clock.now()))
+                respondedLater()
             }
         }
         flush()
+    }
+
+    /// The next pipelined request starts on a fresh turn of the loop, so answering many does not recurse
+    /// (flush → after-flush → next request → flush … once overflowed the stack on ~800 pipelined requests).
+    private func respondedLater() {
+        let confined = Unchecked(self)
+        loop.queue.async {
+            let connection = confined.value
+            guard !connection.closed else { return }
+            connection.perform(connection.machine.responded(closed: false, now: Clock.now()))
+            if !connection.machine.isHandling { connection.resumeReading() }
+        }
     }
 
     // MARK: - Writing

@@ -184,6 +184,9 @@ struct ConnectionStateMachine {
         switch state {
         case .idle, .readingHead:
             guard !buffer.isEmpty else { return [] }
+            // RFC 9112 §2.2: a stray CRLF after a request (some clients add one after a body) is not the start of
+            // a new one, so it neither starts the header timer nor earns a 408; the parser skips it later.
+            if case .idle = state, buffer == [13, 10] { return [] }
             if draining, case .idle = state {
                 state = .closed
                 return [.respond(ErrorResponse.unavailable("the server is shutting down"), head: nil, close: true)]
@@ -216,7 +219,8 @@ struct ConnectionStateMachine {
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.removeFirst(progress.consumed)
-                    if body.count > limit {
+                    // API.md: 413 without waiting — a chunk size past the limit already decides it.
+                    if UInt64(body.count) + chunked.announcedBytes > UInt64(limit) {
                         state = .closed
                         return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
                     }

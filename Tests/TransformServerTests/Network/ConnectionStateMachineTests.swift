@@ -161,3 +161,12 @@ import Testing
         #expect(response.status == 411)
     }
 }
+
+extension ConnectionStateMachineTests {
+    @Test func aStrayCRLFAfterARequestKeepsTheConnectionIdle() {
+        var machine = Self.make { $0.headerTimeout = 1 * Self.second; $0.keepAliveTimeout = 5 * Self.second }
+        #expect(feed(&machine, "\r\n").isEmpty)
+        #expect(machine.tick(now: 2 * Self.second).isEmpty, "no 408 for a stray CRLF")
+        #expect(machine.tick(now: 5 * Self.second) == [.close])
+    }
+}
