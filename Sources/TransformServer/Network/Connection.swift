@@ -28,8 +28,12 @@ final class Connection {
     /// The request being answered: its id and start time, for logs and metrics.
     private var requestId = ""
     private var requestStart: UInt64 = 0
-    /// A streamed NDJSON request in progress, and whether its response head is written.
-    private var stream: NDJSONStream?
+    /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order), and
+    /// whether its response head is written.
+    private var stream: StreamBox?
+    private var streamQueue: DispatchQueue?
+    /// Chunks handed to the worker and not yet written back; reading waits while there are any.
+    private var streamJobs = 0
     private var streamHead: HTTPRequestHead?
     private var streamHeadSent = false
     /// Reading paused because too much output is waiting to be written.
@@ -64,7 +68,7 @@ final class Connection {
     private func readable() {
         if lingerUntil != nil { return discardLingering() }
         for _ in 0..<16 {
-            guard !closed, !machine.isHandling else { return pauseReading() }
+            guard !closed, !machine.isHandling, streamJobs == 0 else { return pauseReading() }
             if outbound.count - outboundOffset > Self.maxPendingOutput {
                 pausedForOutput = true
                 return pauseReading()
@@ -108,7 +112,8 @@ final class Connection {
                 requestId = RequestID.choose(head.headers.first { $0.name == "x-request-id" }?.value)
                 let decision = server.handler.decide(head)
                 if decision == .stream {
-                    stream = server.handler.makeStream(head)
+                    stream = server.handler.makeStream(head).map(StreamBox.init)
+                    streamQueue = server.workers.queue()
                     streamHead = head
                     streamHeadSent = false
                 }
@@ -159,7 +164,7 @@ final class Connection {
     private func sendStreamHead() {
         guard !streamHeadSent, let stream, let head = streamHead else { return }
         streamHeadSent = true
-        var response = stream.head()
+        var response = stream.value.head()
         response.headers.append(("X-Request-Id", requestId))
         var bytes: [UInt8] = []
         let http10 = head.versionMinor == 0
@@ -168,14 +173,27 @@ final class Connection {
         enqueue(bytes)
     }
 
+    /// Converts a piece of the body on the stream's worker queue; its output comes back to this loop in order.
     private func streamChunk(_ bytes: [UInt8]) {
-        guard stream != nil else { return }
+        guard let stream, let queue = streamQueue else { return }
         sendStreamHead()
-        enqueue(stream!.feed(bytes))
-        if stream!.isFinished {
-            // Strict mode's first failing line (or a corrupt gzip body) ends the stream; the rest of the body is
+        flush()
+        streamJobs += 1
+        pauseReading()
+        let connection = Unchecked(self)
+        queue.async { [loop] in
+            let output = stream.feed(bytes)
+            loop.queue.async { connection.value.streamFed(output) }
+        }
+    }
+
+    private func streamFed(_ output: (bytes: [UInt8], endedEarly: Bool)) {
+        streamJobs -= 1
+        guard !closed else { return }
+        enqueue(output.bytes)
+        if output.endedEarly {
+            // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
             // not read: shut the write side and discard input for up to 2 s (a lingering close).
-            enqueue(stream!.end())
             machine.abandonBody()
             let head = streamHead
             afterFlush = { [self] in
@@ -183,15 +201,28 @@ final class Connection {
                                         started: requestStart)
                 linger()
             }
+        } else if streamJobs == 0 {
+            resumeReading()
         }
         flush()
     }
 
     private func streamEnd(_ head: HTTPRequestHead, isLast: Bool) {
-        guard stream != nil else { return }
+        guard let stream, let queue = streamQueue else { return }
         sendStreamHead()
-        enqueue(stream!.finish())
-        stream = nil
+        self.stream = nil
+        streamJobs += 1
+        let connection = Unchecked(self)
+        queue.async { [loop] in
+            let output = stream.finish()
+            loop.queue.async { connection.value.streamFinished(output, head: head, isLast: isLast) }
+        }
+    }
+
+    private func streamFinished(_ output: [UInt8], head: HTTPRequestHead, isLast: Bool) {
+        streamJobs -= 1
+        guard !closed else { return }
+        enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
         let start = requestStart
         let id = requestId
@@ -364,4 +395,31 @@ enum RequestID {
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// An NDJSON stream's state, touched only on its worker queue (one queue per stream keeps the chunks in order).
+final class StreamBox: @unchecked Sendable {
+    private(set) var value: NDJSONStream
+    private var ended = false
+
+    init(_ stream: NDJSONStream) { value = stream }
+
+    /// The framed output of one body piece, and whether the stream ended early with it.
+    func feed(_ bytes: [UInt8]) -> (bytes: [UInt8], endedEarly: Bool) {
+        guard !ended else { return ([], false) }
+        var output = value.feed(bytes)
+        if value.isFinished {
+            output += value.end()
+            ended = true
+            return (output, true)
+        }
+        return (output, false)
+    }
+
+    /// The rest of the stream once the body is complete (nothing if it already ended).
+    func finish() -> [UInt8] {
+        guard !ended else { return [] }
+        ended = true
+        return value.finish()
+    }
 }

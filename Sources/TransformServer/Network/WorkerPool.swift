@@ -15,6 +15,11 @@ final class WorkerPool: Sendable {
     }
 
     func async(_ work: @escaping @Sendable () -> Void) {
-        queues[next.add(1, ordering: .relaxed).oldValue % queues.count].async(execute: work)
+        queue().async(execute: work)
+    }
+
+    /// One of the queues, for work that must stay in order (the chunks of one NDJSON stream).
+    func queue() -> DispatchQueue {
+        queues[next.add(1, ordering: .relaxed).oldValue % queues.count]
     }
 }
