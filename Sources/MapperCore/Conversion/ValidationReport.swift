@@ -89,6 +89,13 @@ public enum ErrorBody {
         out.append(.closeBrace)
     }
 
+    /// `text` as a canonical JSON string: quoted, escaping only `"`, `\\` and U+0000–U+001F (SEMANTICS.md, Bytes).
+    public static func quoted(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONValue.writeString(text, into: &out)
+        return out
+    }
+
     /// A whole error body.
     public static func render(status: Int, code: String, message: String, requestId: String?,
                               extra: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {

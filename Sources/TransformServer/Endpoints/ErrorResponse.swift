@@ -98,24 +98,6 @@ enum ErrorResponse {
         return HTTPResponse.json(error.status, error.body(requestId: requestId))
     }
 
-    static func jsonString(_ s: String) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += Array("\\\"".utf8)
-            case "\\": out += Array("\\\\".utf8)
-            case "\n": out += Array("\\n".utf8)
-            case "\r": out += Array("\\r".utf8)
-            case "\t": out += Array("\\t".utf8)
-            case "\u{08}": out += Array("\\b".utf8)
-            case "\u{0C}": out += Array("\\f".utf8)
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default: out += Array(String(scalar).utf8)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-        return out
-    }
+    /// A JSON string, escaped by the same writer as every conversion output.
+    static func jsonString(_ s: String) -> [UInt8] { ErrorBody.quoted(s) }
 }
