@@ -13,8 +13,6 @@ struct ModelSchema: Sendable, Equatable {
     var validate: Inheritable<ValidateRules> = .inherit
     var unknownKeys: Inheritable<Bool> = .inherit            // true: reject
     var transformToJSON: Inheritable<TransformToJSON> = .inherit
-    /// The canonical document bytes (API.md, Schema registry) from which the ETag is derived.
-    var canonicalBytes: [UInt8] = []
     /// Where the document came from, for problem reports.
     var origin = SchemaOrigin(file: "", pointer: "")
 }

@@ -9,7 +9,7 @@ enum ConversionEndpoint {
     /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
     /// on the `/array` endpoints; anything else is 415.
     static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
-        guard let value = head.headers.first(where: { $0.name == "content-type" })?.value else { return nil }
+        guard let value = head.firstValue(of: "content-type") else { return nil }
         guard let type = MediaType.parse(value) else {
             return ErrorResponse.unsupportedMediaType("Content-Type \"\(value)\" is not a media type.")
         }
@@ -25,7 +25,7 @@ enum ConversionEndpoint {
 
     /// `Content-Encoding` may be gzip, x-gzip or identity.
     static func checkContentCoding(_ head: HTTPRequestHead) -> HTTPResponse? {
-        guard let coding = head.headers.first(where: { $0.name == "content-encoding" })?.value else { return nil }
+        guard let coding = head.firstValue(of: "content-encoding") else { return nil }
         switch coding.trimmingCharacters(in: " \t").lowercased() {
         case "gzip", "x-gzip", "identity": return nil
         default:
@@ -35,7 +35,7 @@ enum ConversionEndpoint {
     }
 
     static func isGzip(_ head: HTTPRequestHead) -> Bool {
-        guard let coding = head.headers.first(where: { $0.name == "content-encoding" })?.value else { return false }
+        guard let coding = head.firstValue(of: "content-encoding") else { return false }
         let lowered = coding.trimmingCharacters(in: " \t").lowercased()
         return lowered == "gzip" || lowered == "x-gzip"
     }

@@ -18,19 +18,20 @@ struct RequestHandler {
         var body: [UInt8]
         var requestId: String
 
-        func header(_ name: String) -> String? { head.headers.first { $0.name == name }?.value }
+        func header(_ name: String) -> String? { head.firstValue(of: name) }
     }
 
-    func decide(_ head: HTTPRequestHead) -> ConnectionStateMachine.Decision {
+    /// Routes the head once; the routed request travels with the connection to `handle` or `makeStream`.
+    func decide(_ head: HTTPRequestHead) -> (ConnectionStateMachine.Decision, Request?) {
         switch route(head) {
         // API.md: a failing request with an NDJSON body is answered without reading it, then the connection closes.
-        case .failure(let response): return isNDJSON(head) ? .rejectNow(response) : .reject(response)
+        case .failure(let response): return (isNDJSON(head) ? .rejectNow(response) : .reject(response), nil)
         case .success(let request):
             if case .conversion = request.route.kind, isNDJSON(head) {
                 // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
-                return .stream
+                return (.stream, request)
             }
-            return .read(limit: context.configuration.maxBodyBytes)
+            return (.read(limit: context.configuration.maxBodyBytes), request)
         }
     }
 
@@ -66,10 +67,9 @@ struct RequestHandler {
     }
 
     /// The converter for a streamed NDJSON request (its head was decided `.stream`).
-    func makeStream(_ head: HTTPRequestHead) -> NDJSONStream? {
-        guard case .success(let request) = route(head), case .conversion(let operation, _) = request.route.kind else {
-            return nil
-        }
+    func makeStream(_ request: Request) -> NDJSONStream? {
+        guard case .conversion(let operation, _) = request.route.kind else { return nil }
+        let head = request.head
         var options = context.conversionOptions
         options.mode = request.query["mode"] == "strict" ? .strict : .lax
         options.input = request.query["from"] == "model" ? .model : .wire
@@ -84,25 +84,20 @@ struct RequestHandler {
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {
-        MediaType.parse(head.headers.first { $0.name == "content-type" }?.value)?.isNDJSON ?? false
+        MediaType.parse(head.firstValue(of: "content-type"))?.isNDJSON ?? false
     }
 
-    /// Answers a whole request.
-    func handle(_ head: HTTPRequestHead, body: [UInt8], requestId: String) -> (HTTPResponse, Route?) {
-        switch route(head) {
-        case .failure(let response): return (response, nil)
-        case .success(var request):
-            request.body = body
-            request.requestId = requestId
-            let response: HTTPResponse
-            switch request.route.kind {
-            case .conversion, .compare: response = ConversionEndpoint.handle(request, context: context)
-            case .schemas, .schema, .jsonSchema: response = SchemasEndpoint.handle(request, context: context)
-            case .health: response = HealthEndpoint.health(context)
-            case .ready: response = HealthEndpoint.ready(context)
-            case .metrics: response = MetricsEndpoint.handle(context)
-            }
-            return (response, request.route)
+    /// Answers a whole request, routed by `decide`.
+    func handle(_ routed: Request, body: [UInt8], requestId: String) -> HTTPResponse {
+        var request = routed
+        request.body = body
+        request.requestId = requestId
+        switch request.route.kind {
+        case .conversion, .compare: return ConversionEndpoint.handle(request, context: context)
+        case .schemas, .schema, .jsonSchema: return SchemasEndpoint.handle(request, context: context)
+        case .health: return HealthEndpoint.health(context)
+        case .ready: return HealthEndpoint.ready(context)
+        case .metrics: return MetricsEndpoint.handle(context)
         }
     }
 }

@@ -28,6 +28,8 @@ final class Connection {
     /// The request being answered: its id and start time, for logs and metrics.
     private var requestId = ""
     private var requestStart: UInt64 = 0
+    /// The request routed when its head was decided; `handle` and the stream reuse it.
+    private var routed: RequestHandler.Request?
     /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order), and
     /// whether its response head is written.
     private var stream: StreamBox?
@@ -109,10 +111,11 @@ final class Connection {
             guard !closed else { return }
             switch action {
             case .decide(let head):
-                requestId = RequestID.choose(head.headers.first { $0.name == "x-request-id" }?.value)
-                let decision = server.handler.decide(head)
-                if decision == .stream {
-                    stream = server.handler.makeStream(head).map(StreamBox.init)
+                requestId = RequestID.choose(head.firstValue(of: "x-request-id"))
+                let (decision, request) = server.handler.decide(head)
+                routed = request
+                if decision == .stream, let request {
+                    stream = server.handler.makeStream(request).map(StreamBox.init)
                     streamQueue = server.workers.queue()
                     streamHead = head
                     streamHeadSent = false
@@ -129,7 +132,7 @@ final class Connection {
                 handle(head, body: body, isLast: isLast)
             case .respond(let response, let head, let close):
                 if requestId.isEmpty || head == nil { requestId = RequestID.choose(nil) }
-                send(response, head: head, route: nil, close: close)
+                send(response, head: head, route: head == nil ? nil : routed?.route, close: close)
             case .close:
                 close()
             }
@@ -138,23 +141,23 @@ final class Connection {
 
     private func handle(_ head: HTTPRequestHead, body: [UInt8], isLast: Bool) {
         pauseReading()
+        guard let request = routed else { return close() }  // `.handle` follows only a successful decision
         let id = requestId
         let handler = server.handler
-        let finish: (HTTPResponse, Route?) -> Void = { [self] response, route in
+        let finish: (HTTPResponse) -> Void = { [self] response in
             let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
-            send(response, head: head, route: route, close: close)
+            send(response, head: head, route: request.route, close: close)
         }
         if body.count <= server.inlineBodyLimit {
-            let (response, route) = handler.handle(head, body: body, requestId: id)
-            finish(response, route)
+            finish(handler.handle(request, body: body, requestId: id))
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
             // the answer hops back to this connection's queue before it touches the connection.
             let confined = Unchecked(finish)
+            let routed = Unchecked(request)
             server.workers.async { [loop] in
-                let (response, route) = handler.handle(head, body: body, requestId: id)
-                let answer = Unchecked((response, route))
-                loop.queue.async { confined.value(answer.value.0, answer.value.1) }
+                let answer = Unchecked(handler.handle(routed.value, body: body, requestId: id))
+                loop.queue.async { confined.value(answer.value) }
             }
         }
     }
@@ -196,8 +199,9 @@ final class Connection {
             // not read: shut the write side and discard input for up to 2 s (a lingering close).
             machine.abandonBody()
             let head = streamHead
+            let route = routed?.route
             afterFlush = { [self] in
-                server.requestCompleted(head: head, route: nil, status: 200, bytes: 0, requestId: requestId,
+                server.requestCompleted(head: head, route: route, status: 200, bytes: 0, requestId: requestId,
                                         started: requestStart)
                 linger()
             }
@@ -226,8 +230,9 @@ final class Connection {
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
         let start = requestStart
         let id = requestId
+        let route = routed?.route
         afterFlush = { [self] in
-            server.requestCompleted(head: head, route: nil, status: 200, bytes: 0, requestId: id, started: start)
+            server.requestCompleted(head: head, route: route, status: 200, bytes: 0, requestId: id, started: start)
             requestId = ""
             if closing {
                 self.close()

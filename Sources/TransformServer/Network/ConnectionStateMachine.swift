@@ -12,7 +12,6 @@
 struct ConnectionStateMachine {
     struct Limits: Equatable {
         var parser = HTTPRequestParser.Limits()
-        var maxBodyBytes = 8 << 20
         var headerTimeout: UInt64 = 10_000_000_000
         var bodyTimeout: UInt64 = 10_000_000_000
         var keepAliveTimeout: UInt64 = 75_000_000_000

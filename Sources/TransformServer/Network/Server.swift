@@ -40,7 +40,6 @@ final class Server: @unchecked Sendable {
         var limits = ConnectionStateMachine.Limits()
         limits.parser = HTTPRequestParser.Limits(maxRequestTargetBytes: c.maxRequestTargetBytes,
                                                  maxHeaderBytes: c.maxHeaderBytes, maxHeaderFields: c.maxHeaderFields)
-        limits.maxBodyBytes = c.maxBodyBytes
         limits.headerTimeout = UInt64(c.headerTimeoutMs) * 1_000_000
         limits.bodyTimeout = UInt64(c.bodyTimeoutMs) * 1_000_000
         limits.keepAliveTimeout = UInt64(c.keepAliveTimeoutMs) * 1_000_000
