@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "MapperCore", targets: ["MapperCore"]),
         .executable(name: "TransformServer", targets: ["TransformServer"]),
+        .executable(name: "TransformBench", targets: ["TransformBench"]),
     ],
     targets: [
         .target(name: "MapperCore", swiftSettings: swiftSettings),
@@ -27,6 +28,8 @@ let package = Package(
             resources: [],
             swiftSettings: swiftSettings
         ),
+        // MapperCore timed without HTTP (docs/performance.md).
+        .executableTarget(name: "TransformBench", dependencies: ["MapperCore"], swiftSettings: swiftSettings),
         .testTarget(name: "MapperCoreTests", dependencies: ["MapperCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CHTTPParserTests", dependencies: ["CHTTPParser"], exclude: ["Fuzz"], swiftSettings: swiftSettings),
