@@ -42,8 +42,11 @@ extension RegistrySnapshot {
 
     /// Converts the object at token `index` of the body as `model`.
     func run(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
-             index: Int, options: ConversionOptions) -> Run {
+             index: Int, options: ConversionOptions, recordingBuilt: Bool = false) -> Run {
         var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+        converter.recordsBuilt = recordingBuilt
+        // Output is rarely larger than its input object: one allocation instead of a doubling series.
+        converter.out.reserveCapacity(tokens[index].end - tokens[index].start + 64)
         converter.convertObject(ValueRef(document: 0, index: index), as: model)
         return Run(out: converter.out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
                    builtAt: converter.builtAt)

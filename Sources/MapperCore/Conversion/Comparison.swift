@@ -32,8 +32,8 @@ extension RegistrySnapshot {
             for side in ["a", "b"] where sides[side] == nil {
                 return .failure(.notAnObject("member \"\(side)\" must be an object"))
             }
-            let a = run(model, body, tokens, index: sides["a"]!, options: modelOptions)
-            let b = run(model, body, tokens, index: sides["b"]!, options: modelOptions)
+            let a = run(model, body, tokens, index: sides["a"]!, options: modelOptions, recordingBuilt: true)
+            let b = run(model, body, tokens, index: sides["b"]!, options: modelOptions, recordingBuilt: true)
             var all = Diagnostics(strict: options.mode == .strict)
             all.append(a.diagnostics, prefix: "/a")
             all.append(b.diagnostics, prefix: "/b")

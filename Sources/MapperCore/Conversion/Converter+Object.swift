@@ -21,7 +21,7 @@ extension Converter {
         if let chosen = chooseModel(declared, for: object) { model = chosen }
         if model !== declared, depth == 0 { rootBuilt = model }
         let start = out.count
-        builtAt[start] = model.id
+        if recordsBuilt { builtAt[start] = model.id }
         convertProperties(of: model, object, requestedAs: declared)
         if writesWire { wrapUnwrapped(declared, from: start) }
     }
@@ -35,12 +35,13 @@ extension Converter {
         defer { slots.removeSubrange(frame...) }
 
         // Stage 0: one pass over the input members fills a slot per known key (the last duplicate wins).
-        var unread: [Int] = []
+        let unreadFrame = unread.count
+        defer { unread.removeSubrange(unreadFrame...) }
         var duplicated = Set<Int>()
         var strayDuplicates: [(key: [UInt8], pointer: String)] = []
         var mergedPointers: [Int: String] = [:]
         if object.index == 0 {
-            for (key, pointer) in document.mergedDuplicates {
+            for (key, pointer) in documents.mergedDuplicates(object.document) {
                 if let id = keys.id(of: key) {
                     duplicated.insert(id)
                     mergedPointers[id] = pointer
@@ -65,8 +66,11 @@ extension Converter {
         let objectStart = out.count
         let flat = !writesWire || model.wireIsFlat
         var spans: [(property: Int, start: Int, end: Int)] = []
-        var holds = [Bool](repeating: false, count: model.properties.count)
-        var foundAt = [String?](repeating: nil, count: model.properties.count)
+        let holdsFrame = holds.count
+        holds.append(contentsOf: repeatElement(false, count: model.properties.count))
+        defer { holds.removeSubrange(holdsFrame...) }
+        // Input pointers of required properties that were present but did not convert (rendered only then).
+        var failedAt: [Int: String] = [:]
         out.append(.openBrace)
         var first = true
         var reportedDuplicates = Set<Int>()
@@ -75,7 +79,7 @@ extension Converter {
             let depth = path.depth
             defer { path.truncate(to: depth) }
             let found = locate(property, frame: frame, in: object)
-            if let found {
+            if let found, !duplicated.isEmpty {
                 // A duplicated key a property uses is reported with that property, at the key itself.
                 let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
                 if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
@@ -83,9 +87,6 @@ extension Converter {
                     diagnostics.warn(path.render(documents, depth: objectDepth + 1), Issue(code: .duplicateKey,
                         message: "duplicate key \"\(key)\": the last value wins"))
                 }
-            } else {
-                path.push(.literal(fromModel ? Array(property.name.utf8) : property.keys[0].components[0]))
-                if !fromModel { for component in property.keys[0].components.dropFirst() { path.push(.literal(component)) } }
             }
             let propertyStart = out.count
             if flat {
@@ -93,24 +94,23 @@ extension Converter {
                 out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
             }
             let valueStart = out.count
-            let outcome: TypeCoercion.Outcome
             if let found {
-                if model.required.contains(i) { foundAt[i] = path.render(documents) }
                 let result = convert(found.value, as: property.value)
                 if let issue = result.issue { warn(issue) }
-                outcome = result.outcome
+                let outcome = result.outcome
                 if outcome != .value { out.removeSubrange(valueStart...) }
                 if outcome == .value {
-                    holds[i] = true
+                    holds[holdsFrame + i] = true
                 } else if outcome == .implicitDefault || result.issue != nil, let fallback = declaredDefault(property, of: model) {
                     out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
-                    holds[i] = true
+                    holds[holdsFrame + i] = true
                 } else if outcome == .implicitDefault {
                     TypeCoercion.writeZero(property.value, into: &out)
                 }
+                if !holds[holdsFrame + i], model.required.contains(i) { failedAt[i] = path.render(documents) }
             } else if let fallback = declaredDefault(property, of: model) {
                 out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
-                holds[i] = true
+                holds[holdsFrame + i] = true
             } else if property.value.isNumeric {
                 TypeCoercion.writeZero(property.value, into: &out)
             }
@@ -128,9 +128,9 @@ extension Converter {
             let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
             strayDuplicates.append((Array(keys.key(id)), pointer))
         }
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread, duplicates: strayDuplicates,
-                        frame: frame)
-        checkRules(of: model, holds: holds, foundAt: foundAt)
+        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[unreadFrame...],
+                        duplicates: strayDuplicates, frame: frame)
+        checkRules(of: model, holds: holds[holdsFrame...], failedAt: failedAt)
         if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
     }
 
@@ -154,8 +154,8 @@ extension Converter {
     private mutating func locate(_ property: CompiledProperty, frame: Int, in object: ValueRef)
         -> (value: ValueRef, alternative: Int)?
     {
-        if fromModel {
-            let keyToken = slots[frame + property.modelKeyID]
+        if fromModel || property.plainKeyID >= 0 {
+            let keyToken = slots[frame + (fromModel ? property.modelKeyID : property.plainKeyID)]
             guard keyToken >= 0 else { return nil }
             pushMember(document: object.document, keyToken: keyToken)
             return (ValueRef(document: object.document, index: keyToken + 1), 0)
@@ -183,7 +183,7 @@ extension Converter {
 
     /// Pushes the path segment of the member whose key token is `keyToken` (its original position if it moved).
     mutating func pushMember(document: Int, keyToken: Int) {
-        if let origin = documents[document].origins[keyToken + 1] { path.push(.reset(origin)) } else {
+        if let origin = documents.origin(document, keyToken + 1) { path.push(.reset(origin)) } else {
             path.push(.key(document: document, token: keyToken))
         }
     }

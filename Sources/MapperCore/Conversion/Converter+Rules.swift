@@ -5,10 +5,10 @@ extension Converter {
     /// that no property reads, sorted bytewise by key.
     /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild).
     mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unread: [Int], duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
+                                  unread: ArraySlice<Int>, duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
         let rejects = model.rejectsUnknownKeys
-        guard rejects || unread.count > 1 || !duplicates.isEmpty else { return }
         let document = documents[object.document]
+        guard rejects || !duplicates.isEmpty || Self.mayRepeat(unread, in: document) else { return }
         var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
         for (key, pointer) in duplicates {
             let name = String(decoding: key, as: UTF8.self)
@@ -69,6 +69,24 @@ extension Converter {
         }
     }
 
+    /// Whether two of the keys may be equal: exact for a few keys without escapes (their raw bytes are then
+    /// their decoded bytes), otherwise `true`, leaving the answer to the full pass.
+    private static func mayRepeat(_ keyTokens: ArraySlice<Int>, in document: DocumentStack.Document) -> Bool {
+        guard keyTokens.count > 1 else { return false }
+        guard keyTokens.count <= 32 else { return true }
+        let tokens = keyTokens.map { document.tokens[$0] }
+        if tokens.contains(where: \.hasEscapes) { return true }
+        for i in 1..<tokens.count {
+            let a = UnsafeRawBufferPointer(rebasing: document.bytes[tokens[i].start..<tokens[i].end])
+            for j in 0..<i where tokens[j].end - tokens[j].start == a.count {
+                if a.elementsEqual(UnsafeRawBufferPointer(rebasing: document.bytes[tokens[j].start..<tokens[j].end])) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     /// Whether some property, predicate or step of the model reads `key` (property names, in model-form input).
     private func reads(_ key: [UInt8], model: CompiledModel, declared: CompiledModel) -> Bool {
         if fromModel { return model.modelReadKeys.contains(key) || declared.modelReadKeys.contains(key) }
@@ -82,12 +100,13 @@ extension Converter {
         return path.render(documents)
     }
 
-    /// Stage 4: `required` and `requireAny`.
-    /// `foundAt` holds the input pointer of each required property that was present.
-    mutating func checkRules(of model: CompiledModel, holds: [Bool], foundAt: [String?]) {
-        for index in model.required where !holds[index] {
+    /// Stage 4: `required` and `requireAny`. `holds` is the object's frame of the converter's `holds` stack;
+    /// `failedAt` holds the input pointer of each required property that was present but holds no value.
+    mutating func checkRules(of model: CompiledModel, holds: ArraySlice<Bool>, failedAt: [Int: String]) {
+        let base = holds.startIndex
+        for index in model.required where !holds[base + index] {
             let property = model.properties[index]
-            if let pointer = foundAt[index] {
+            if let pointer = failedAt[index] {
                 diagnostics.record(pointer, .missingRequired, "\(property.name) is required", isError: true)
                 continue
             }
@@ -97,7 +116,7 @@ extension Converter {
             fail(.missingRequired, "\(property.name) is required")
             path.truncate(to: depth)
         }
-        for group in model.requireAny where !group.indexes.contains(where: { holds[$0] }) {
+        for group in model.requireAny where !group.indexes.contains(where: { holds[base + $0] }) {
             fail(.ruleFailed, "at least one of \(group.names.joined(separator: ", ")) must hold a value")
         }
     }

@@ -66,7 +66,7 @@ extension Converter {
         for _ in 0..<document.tokens[ref.index].count {
             let key = documents.decodedKey(ref.document, index)
             let member = EditableObject.Member(key: key, node: .raw(ValueRef(document: ref.document, index: index + 1)),
-                                               origin: document.origins[index + 1] ?? origin + "/" + JSONPointer.escape(key))
+                                               origin: documents.origin(ref.document, index + 1) ?? origin + "/" + JSONPointer.escape(key))
             if let at = result.index(of: key) { result.members[at].node = member.node; result.members[at].origin = member.origin } else {
                 result.members.append(member)
             }

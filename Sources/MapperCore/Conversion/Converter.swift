@@ -15,8 +15,14 @@ struct Converter {
     var path = InputPath()
     /// Per-object key slots (a stack of frames, one per model object being converted).
     var slots: [Int] = []
-    /// The model built for each model object written, by the output offset of its `{` (for `compare`).
+    /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
+    /// sets `recordsBuilt`).
     var builtAt: [Int: Int] = [:]
+    var recordsBuilt = false
+    /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`).
+    var holds: [Bool] = []
+    /// Per-object key tokens that no property read (a stack of frames, as `slots`).
+    var unread: [Int] = []
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
 

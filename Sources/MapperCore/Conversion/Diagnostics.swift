@@ -19,8 +19,13 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 struct Diagnostics {
     let strict: Bool
     private(set) var entries: [Diagnostic] = []
+    /// A cheap hash of each entry's path, so that finding a repeat compares whole entries only on a match.
+    private var fingerprints: [UInt64] = []
+    /// Every entry, for finding repeats once there are too many to compare one by one (built on first need).
     private var seen = Set<Diagnostic>()
     private(set) var errorCount = 0
+    /// Up to this many entries, a repeat is found by scanning the fingerprints (cheaper than hashing two strings).
+    private static let linearLimit = 256
 
     init(strict: Bool) { self.strict = strict }
 
@@ -32,9 +37,26 @@ struct Diagnostics {
 
     mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
         let entry = Diagnostic(path: path, code: code, message: message, isError: isError)
-        guard seen.insert(entry).inserted else { return }
+        let fingerprint = Self.fingerprint(path)
+        if entries.count < Self.linearLimit {
+            for (i, other) in fingerprints.enumerated() where other == fingerprint && entries[i] == entry { return }
+        } else {
+            if seen.isEmpty { seen = Set(entries) }
+            guard seen.insert(entry).inserted else { return }
+        }
         entries.append(entry)
+        fingerprints.append(fingerprint)
         if isError { errorCount += 1 }
+    }
+
+    /// FNV-1a over the path's bytes.
+    private static func fingerprint(_ path: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var path = path
+        path.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        }
+        return hash
     }
 
     /// Adds another collector's entries with `prefix` in front of each path (batch elements, compare sides).
@@ -46,8 +68,10 @@ struct Diagnostics {
     mutating func rollback(to mark: Int) {
         while entries.count > mark {
             let entry = entries.removeLast()
-            seen.remove(entry)
+            fingerprints.removeLast()
+            if !seen.isEmpty { seen.remove(entry) }
             if entry.isError { errorCount -= 1 }
         }
+        if entries.count < Self.linearLimit { seen.removeAll() }
     }
 }

@@ -5,16 +5,17 @@
 ///
 /// Rebuilt documents own copies of their bytes and tokens so their addresses stay fixed while the conversion runs.
 struct DocumentStack {
+    /// Plain pointers only, so reading a document copies no references.
     struct Document {
         let bytes: UnsafeRawBufferPointer
         let tokens: UnsafeBufferPointer<JSONToken>
-        /// Input pointers of values that came from elsewhere (renamed keys, injected defaults), by token index.
-        var origins: [Int: String] = [:]
-        /// Keys that repeated in the object this document was rebuilt from, with their input pointers.
-        var mergedDuplicates: [(key: [UInt8], pointer: String)] = []
     }
 
     private(set) var documents: [Document]
+    /// Per document: input pointers of values that came from elsewhere (renamed keys, injected defaults), by token.
+    private var origins: [[Int: String]] = [[:]]
+    /// Per document: keys that repeated in the object it was rebuilt from, with their input pointers.
+    private var merged: [[(key: [UInt8], pointer: String)]] = [[]]
     private var owned: [OwnedDocument] = []
 
     init(input bytes: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<JSONToken>) {
@@ -23,14 +24,23 @@ struct DocumentStack {
 
     subscript(_ index: Int) -> Document { documents[index] }
 
+    /// The input pointer of the value at `token`, when it came from elsewhere (only rebuilt documents have any).
+    func origin(_ document: Int, _ token: Int) -> String? {
+        document == 0 ? nil : origins[document][token]
+    }
+
+    /// The keys that repeated in the object `document` was rebuilt from.
+    func mergedDuplicates(_ document: Int) -> [(key: [UInt8], pointer: String)] { merged[document] }
+
     /// Adds a rebuilt document; returns its index.
     mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String],
                       mergedDuplicates: [(key: [UInt8], pointer: String)]) -> Int {
         let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
         owned.append(document)
         documents.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
-                                  tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count]),
-                                  origins: origins, mergedDuplicates: mergedDuplicates))
+                                  tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
+        self.origins.append(origins)
+        merged.append(mergedDuplicates)
         return documents.count - 1
     }
 

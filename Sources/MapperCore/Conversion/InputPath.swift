@@ -13,12 +13,37 @@ struct InputPath {
         case reset(String)
     }
 
-    private(set) var segments: [Segment] = []
+    /// What the stack holds: plain values only, so pushing and truncating copy no references. Literal keys and
+    /// reset pointers live in side tables, which only grow (they are rare: keys of absent values, renamed keys).
+    private enum Stored {
+        case key(document: Int, token: Int)
+        case literal(Int)
+        case index(Int)
+        case reset(Int)
+    }
 
-    mutating func push(_ segment: Segment) { segments.append(segment) }
+    private var segments: [Stored] = []
+    private var literals: [[UInt8]] = []
+    private var resets: [String] = []
+
+    mutating func push(_ segment: Segment) {
+        switch segment {
+        case .key(let document, let token): segments.append(.key(document: document, token: token))
+        case .index(let i): segments.append(.index(i))
+        case .literal(let key):
+            literals.append(key)
+            segments.append(.literal(literals.count - 1))
+        case .reset(let pointer):
+            resets.append(pointer)
+            segments.append(.reset(resets.count - 1))
+        }
+    }
+
     mutating func pop() { segments.removeLast() }
     var depth: Int { segments.count }
-    mutating func truncate(to depth: Int) { segments.removeSubrange(depth...) }
+    mutating func truncate(to depth: Int) {
+        while segments.count > depth { segments.removeLast() }
+    }
 
     /// The pointer of the first `depth` segments.
     func render(_ documents: DocumentStack, depth: Int) -> String {
@@ -27,22 +52,41 @@ struct InputPath {
         return prefix.render(documents)
     }
 
-    /// Renders the pointer, resolving key tokens through `documents`.
+    /// Renders the pointer, resolving key tokens through `documents` (raw key bytes unless a key has escapes).
     func render(_ documents: DocumentStack, appending extra: [UInt8]? = nil) -> String {
         var start = 0
         for (i, segment) in segments.enumerated().reversed() {
             if case .reset = segment { start = i; break }
         }
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
         for segment in segments[start...] {
             switch segment {
-            case .reset(let pointer): out = pointer
-            case .index(let i): out += "/" + String(i)
-            case .literal(let key): out += "/" + JSONPointer.escape(key)
-            case .key(let document, let token): out += "/" + JSONPointer.escape(documents.decodedKey(document, token))
+            case .reset(let pointer):
+                out.removeAll(keepingCapacity: true)
+                out.append(contentsOf: resets[pointer].utf8)
+            case .index(let i):
+                out.append(UInt8(ascii: "/"))
+                FloatFormatting.writeInteger(Int128(i), into: &out)
+            case .literal(let key):
+                out.append(UInt8(ascii: "/"))
+                literals[key].withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+            case .key(let index, let token):
+                out.append(UInt8(ascii: "/"))
+                let document = documents[index]
+                let key = document.tokens[token]
+                if key.hasEscapes {
+                    documents.decodedKey(index, token).withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+                } else {
+                    JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]),
+                                              to: &out)
+                }
             }
         }
-        if let extra { out += "/" + JSONPointer.escape(extra) }
-        return out
+        if let extra {
+            out.append(UInt8(ascii: "/"))
+            extra.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -56,13 +56,12 @@ extension TypeCoercion {
         case .epoch, .epochMillis:
             DateFormatting.write(parsed, as: target.dateOutput, into: &out)
         }
-        let shown = String(decoding: out[start...], as: UTF8.self)
         if truncated {
             return Result(outcome: .value, issue: Issue(code: .fractionTruncated,
-                message: "\(found()) truncated to microseconds: \(shown)"))
+                message: "\(found()) truncated to microseconds: \(String(decoding: out[start...], as: UTF8.self))"))
         }
         if isCoerced {
-            return Result(outcome: .value, issue: Issue(code: .coerced, message: "\(found()) converted to date \(shown)"))
+            return Result(outcome: .value, issue: Issue(code: .coerced, message: "\(found()) converted to date \(String(decoding: out[start...], as: UTF8.self))"))
         }
         return .value
     }

@@ -117,7 +117,11 @@ enum TypeCoercion {
                 return Result(outcome: .implicitDefault,
                               issue: Issue(code: .outOfRange, message: "\(found()) is out of range for \(target.typeName)"))
             case .value(let value, let truncated):
-                FloatFormatting.writeInteger(value, into: &out)
+                if !truncated, isCanonicalInteger(text) {
+                    out.append(contentsOf: text)  // already the canonical digits: copy, don't reformat
+                } else {
+                    FloatFormatting.writeInteger(value, into: &out)
+                }
                 if isCoerced {
                     var result = coerced(found(), target, out, from: start)
                     if truncated { result.issue?.message += " (fraction truncated)" }
@@ -143,6 +147,19 @@ enum TypeCoercion {
         return isCoerced ? coerced(found(), target, out, from: start) : .value
     }
 
+    /// Whether `text` is an integer exactly as the canonical writer would spell it: an optional `-`, then `0`
+    /// alone or digits without a leading zero (and not `-0`).
+    private static func isCanonicalInteger(_ text: UnsafeRawBufferPointer) -> Bool {
+        var index = text.first == UInt8(ascii: "-") ? 1 : 0
+        guard index < text.count else { return false }
+        if text[index] == UInt8(ascii: "0") { return text.count == 1 }
+        while index < text.count {
+            guard text[index] &- UInt8(ascii: "0") < 10 else { return false }
+            index += 1
+        }
+        return true
+    }
+
     private static func outOfRange(_ target: CompiledValue, _ found: String, into out: inout [UInt8]) -> Result {
         writeZero(target, into: &out)
         return Result(outcome: .implicitDefault,
@@ -150,8 +167,15 @@ enum TypeCoercion {
     }
 
     private static func coerced(_ found: String, _ target: CompiledValue, _ out: [UInt8], from start: Int) -> Result {
-        Result(outcome: .value, issue: Issue(code: .coerced, message:
-            "\(found) converted to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
+        // "<found> converted to <type> <written>", in one buffer (this message is the most frequent one).
+        var message: [UInt8] = []
+        message.reserveCapacity(found.utf8.count + target.typeName.utf8.count + out.count - start + 15)
+        message.append(contentsOf: found.utf8)
+        message.append(contentsOf: " converted to ".utf8)
+        message.append(contentsOf: target.typeName.utf8)
+        message.append(UInt8(ascii: " "))
+        message.append(contentsOf: out[start...])
+        return Result(outcome: .value, issue: Issue(code: .coerced, message: String(decoding: message, as: UTF8.self)))
     }
 
     static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {

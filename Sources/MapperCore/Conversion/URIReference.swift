@@ -28,6 +28,41 @@
 enum URIReference {
     /// True when `text` matches RFC 3986 §4.1 `URI-reference` (= `URI / relative-ref`) exactly.
     static func isValid(_ text: UnsafeRawBufferPointer) -> Bool {
+        isPlainHTTP(text) || matchesGrammar(text)
+    }
+
+    /// The common case, checked with one table lookup per byte: `http://` or `https://` (any case), a host of letters,
+    /// digits, `-` and `.` ended by `/`, `?`, `#` or the end, then only bytes that a path or query may hold as they are (no `%`), with at most one
+    /// `#`. Every such text is a `URI`; `false` only means "ask the grammar".
+    static func isPlainHTTP(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard text.count >= 8, text[0] | Byte.caseBit == UInt8(ascii: "h"), text[1] | Byte.caseBit == UInt8(ascii: "t"),
+              text[2] | Byte.caseBit == UInt8(ascii: "t"), text[3] | Byte.caseBit == UInt8(ascii: "p")
+        else { return false }
+        var prefix = 4
+        if text[prefix] | Byte.caseBit == UInt8(ascii: "s") { prefix += 1 }
+        guard text.count >= prefix + 3, text[prefix] == Byte.colon, text[prefix + 1] == Byte.slash,
+              text[prefix + 2] == Byte.slash
+        else { return false }
+        prefix += 3
+        var index = prefix
+        while index < text.count, Byte.isHostByte(text[index]) { index += 1 }
+        // The host ends the authority only where a path, query or fragment starts (not at a port or userinfo).
+        guard index > prefix, index == text.count || Byte.isComponentDelimiter(text[index]) else { return false }
+        var sawHash = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == Byte.hash, !sawHash {
+                sawHash = true
+            } else if !Byte.isPlainPathByte(byte) {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// The full RFC 3986 `URI-reference` grammar.
+    private static func matchesGrammar(_ text: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         var hasScheme = false
         if let colon = schemeEnd(text) {
@@ -50,17 +85,17 @@ enum URIReference {
             }
         }
         // path: *( pchar / "/" )
-        guard let pathEnd = scan(text, from: index, allowing: { $0 == Byte.slash }) else { return false }
+        guard let pathEnd = scan(text, from: index, allowingQuestionMark: false) else { return false }
         index = pathEnd
         // [ "?" query ], query = *( pchar / "/" / "?" )
         if index < text.count, text[index] == Byte.question {
-            guard let queryEnd = scan(text, from: index + 1, allowing: { $0 == Byte.slash || $0 == Byte.question })
+            guard let queryEnd = scan(text, from: index + 1, allowingQuestionMark: true)
             else { return false }
             index = queryEnd
         }
         // [ "#" fragment ], fragment = *( pchar / "/" / "?" )
         if index < text.count, text[index] == Byte.hash {
-            guard let fragmentEnd = scan(text, from: index + 1, allowing: { $0 == Byte.slash || $0 == Byte.question })
+            guard let fragmentEnd = scan(text, from: index + 1, allowingQuestionMark: true)
             else { return false }
             index = fragmentEnd
         }
@@ -86,10 +121,11 @@ enum URIReference {
         return nil
     }
 
-    /// Consumes `*( pchar / extra )` from `start`; returns where it stopped, or `nil` on a malformed
-    /// `pct-encoded`. The caller decides whether the byte it stopped at may follow.
+    /// Consumes `*( pchar / "/" )` (a path), or `*( pchar / "/" / "?" )` (a query or fragment) from `start`;
+    /// returns where it stopped, or `nil` on a malformed `pct-encoded`. The caller decides whether the byte it
+    /// stopped at may follow.
     private static func scan(
-        _ text: UnsafeRawBufferPointer, from start: Int, allowing extra: (UInt8) -> Bool
+        _ text: UnsafeRawBufferPointer, from start: Int, allowingQuestionMark: Bool
     ) -> Int? {
         var index = start
         while index < text.count {
@@ -98,7 +134,7 @@ enum URIReference {
                 guard isPercentEncoded(text, at: index) else { return nil }
                 index += 3
             } else if Byte.isUnreserved(byte) || Byte.isSubDelim(byte) || byte == Byte.colon || byte == Byte.at
-                || extra(byte)
+                || byte == Byte.slash || (allowingQuestionMark && byte == Byte.question)
             {
                 index += 1
             } else {
@@ -295,6 +331,22 @@ enum URIReference {
         static func isHexDigit(_ byte: UInt8) -> Bool {
             let lower = byte | caseBit
             return isASCIIDigit(byte) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
+        }
+
+        /// A letter, digit, `-` or `.`: a `reg-name` byte that needs no further thought.
+        static func isHostByte(_ byte: UInt8) -> Bool {
+            isASCIIAlpha(byte) || isASCIIDigit(byte) || byte == minus || byte == dot
+        }
+
+        /// `pchar / "/" / "?"` without `pct-encoded`: a byte a path, query or fragment may hold as it is.
+        /// One lookup in a 128-bit set (bit `b` set for each allowed ASCII byte `b`).
+        static func isPlainPathByte(_ byte: UInt8) -> Bool {
+            // unreserved  ALPHA DIGIT - . _ ~   sub-delims  ! $ & ' ( ) * + , ; =   and  : @ / ?
+            let low: UInt64 = 0xAFFF_FFD2_0000_0000   // bytes 0–63: ! $ & ' ( ) * + , - . / 0–9 : ; = ?
+            let high: UInt64 = 0x47FF_FFFE_87FF_FFFF  // bytes 64–127: @ A–Z _ a–z ~
+            if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
+            if byte < 128 { return high >> UInt64(byte - 64) & 1 == 1 }
+            return false
         }
 
         /// `/`, `?` or `#`: what ends an authority or a path segment that follows no scheme.

@@ -11,6 +11,14 @@ enum ValueDescription {
         case .true: return "boolean true"
         case .false: return "boolean false"
         case .number: return "number " + shown(bytes[token.start..<token.end])
+        case .string where !token.hasEscapes && token.end - token.start <= maxShownBytes:
+            // Short and without escapes: the raw bytes are what the general path would show (its common case).
+            var text: [UInt8] = []
+            text.reserveCapacity(token.end - token.start + 9)
+            text.append(contentsOf: "string \"".utf8)
+            text.append(contentsOf: bytes[token.start..<token.end])
+            text.append(UInt8(ascii: "\""))
+            return String(decoding: text, as: UTF8.self)
         case .string:
             var decoded: [UInt8] = []
             JSONStrings.decode(token, in: bytes, into: &decoded)

@@ -84,6 +84,9 @@ final class CompiledProperty: Sendable {
     let keyIDs: [Int]
     /// The `modelKeys` id of the property name.
     let modelKeyID: Int
+    /// `keyIDs[0]` when the property has one key and it is no key path (the common case, found by one slot
+    /// read), else -1.
+    let plainKeyID: Int
     let value: CompiledValue
     /// The declared default, converted at registration (set before the snapshot is published, never after).
     nonisolated(unsafe) var defaultValue: CompiledDefault?
@@ -94,6 +97,7 @@ final class CompiledProperty: Sendable {
         self.keys = keys
         self.keyIDs = keyIDs
         self.modelKeyID = modelKeyID
+        self.plainKeyID = keys.count == 1 && !keys[0].isPath ? keyIDs[0] : -1
         self.value = value
         self.hasDeclaredDefault = hasDeclaredDefault
         var fragment: [UInt8] = []

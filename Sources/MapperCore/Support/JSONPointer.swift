@@ -4,16 +4,20 @@
 enum JSONPointer {
     /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
     static func escape(_ token: [UInt8]) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(token.count)
-        for scalar in String(decoding: token, as: UTF8.self).unicodeScalars {
-            switch scalar {
-            case "~": out += "~0"
-            case "/": out += "~1"
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        token.withUnsafeBytes { appendEscaped($0, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends one reference token, escaped, to a pointer's bytes (`~` and `/` are ASCII, so UTF-8 passes as is).
+    static func appendEscaped(_ token: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        for byte in token {
+            switch byte {
+            case UInt8(ascii: "~"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "0"))
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "1"))
+            default: out.append(byte)
             }
         }
-        return out
     }
 
     static func escape(_ token: String) -> String { escape(Array(token.utf8)) }

@@ -6,8 +6,12 @@ struct MediaType: Equatable {
     var subtype: String
     var charset: String?
 
+    static let json = MediaType(type: "application", subtype: "json")
+
     static func parse(_ value: String?) -> MediaType? {
         guard let value else { return nil }
+        // What almost every client sends, answered without splitting strings.
+        if value.utf8.elementsEqual("application/json".utf8) { return json }
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         let essence = parts[0].trimmingCharacters(in: " \t").lowercased()
         let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)

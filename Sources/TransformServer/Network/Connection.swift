@@ -42,6 +42,10 @@ final class Connection {
     private var pausedForOutput = false
     /// After a stream ended early: the write side is shut and input is discarded until this time.
     private var lingerUntil: UInt64?
+    /// How many answers are on the stack right now (a pipelined request answered from inside the previous
+    /// answer's completion); past `maxNestedAnswers` the next one starts on a fresh turn of the loop.
+    private var nestedAnswers = 0
+    private static let maxNestedAnswers = 8
     private static let maxPendingOutput = 1 << 20
 
     init(fd: Int32, loop: EventLoop, server: Server) {
@@ -140,7 +144,6 @@ final class Connection {
     }
 
     private func handle(_ head: HTTPRequestHead, body: [UInt8], isLast: Bool) {
-        pauseReading()
         guard let request = routed else { return close() }  // `.handle` follows only a successful decision
         let id = requestId
         let handler = server.handler
@@ -152,7 +155,8 @@ final class Connection {
             finish(handler.handle(request, body: body, requestId: id))
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
-            // the answer hops back to this connection's queue before it touches the connection.
+            // the answer hops back to this connection's queue before it touches the connection. Reading waits.
+            pauseReading()
             let confined = Unchecked(finish)
             let routed = Unchecked(request)
             server.workers.async { [loop] in
@@ -238,7 +242,7 @@ final class Connection {
                 self.close()
             } else {
                 requestStart = Clock.now()
-                respondedLater()
+                responded()
             }
         }
         flush()
@@ -276,14 +280,23 @@ final class Connection {
                 self.close()
             } else {
                 requestStart = Clock.now()
-                respondedLater()
+                responded()
             }
         }
         flush()
     }
 
-    /// The next pipelined request starts on a fresh turn of the loop, so answering many does not recurse
-    /// (flush → after-flush → next request → flush … once overflowed the stack on ~800 pipelined requests).
+    /// Moves on to the next request: at once, without a trip through the queue (the common case), unless
+    /// answers are already nested; then on a fresh turn of the loop, so answering many pipelined requests does
+    /// not recurse without bound (flush → after-flush → next request → flush … once overflowed the stack).
+    private func responded() {
+        guard nestedAnswers < Self.maxNestedAnswers else { return respondedLater() }
+        nestedAnswers += 1
+        defer { nestedAnswers -= 1 }
+        perform(machine.responded(closed: false, now: Clock.now()))
+        if !closed, !machine.isHandling { resumeReading() }
+    }
+
     private func respondedLater() {
         let confined = Unchecked(self)
         loop.queue.async {

@@ -69,7 +69,8 @@ enum Router {
     /// Splits a request target into its path and query; absolute-form targets lose their scheme and authority.
     static func split(target: String) -> (path: Substring, query: Substring?) {
         var rest = Substring(target)
-        if let schemeEnd = rest.firstRange(of: "://") {
+        // Origin form ("/path?query") is what clients send; only absolute form needs the authority cut off.
+        if rest.first != "/", let schemeEnd = rest.firstRange(of: "://") {
             let afterAuthority = rest[schemeEnd.upperBound...]
             rest = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
         }

@@ -154,6 +154,27 @@ struct URIReferenceTests {
         #expect(!isValid("http://host" + path + "%2"))
     }
 
+    /// The one-table fast path never accepts what the grammar rejects: every listed case, and every string of
+    /// up to four bytes drawn from the bytes where the two could disagree, after `http://a` and `https://`.
+    @Test func plainHTTPFastPathAgreesWithTheGrammar() {
+        let alphabet = Array("a1-.:@/?#%{ ".utf8)
+        var cases = (Self.valid + Self.invalid).map { Array($0.utf8) }
+        var tails: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            tails = tails.flatMap { tail in alphabet.map { tail + [$0] } }
+            for prefix in ["http://a", "https://", "http://"] { cases += tails.map { Array(prefix.utf8) + $0 } }
+        }
+        var accepted = 0
+        for bytes in cases {
+            let fast = bytes.withUnsafeBytes { URIReference.isPlainHTTP($0) }
+            guard fast else { continue }
+            accepted += 1
+            #expect(isValid(bytes), "fast path accepted \(String(decoding: bytes, as: UTF8.self))")
+        }
+        #expect(accepted > 1_000)  // the fast path is taken, not just never wrong
+        #expect(!isValid("http://a:b/") && !isValid("http://a{/"))
+    }
+
     private func isValid(_ text: String) -> Bool {
         isValid(Array(text.utf8))
     }
