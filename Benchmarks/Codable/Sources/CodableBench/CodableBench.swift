@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// TransformBench's work done with Swift Codable: JSONDecoder into the structs of GithubUser.swift and Weibo.swift,
+/// then JSONEncoder back to JSON, for scripts/bench-core.sh.
+///
+///     CodableBench convert --model GithubUser|WeiboTimeline --input FILE [--array] [--seconds N]
+///                          [--print | --iterations N]
+///
+/// Prints the same JSON line as TransformBench, `{"model":…,"input_bytes":…,"ns_per_op":…,"mb_per_s":…}`, timed
+/// the same way (the median of nine rounds after a warm-up); `--print` writes the converted output once instead,
+/// and `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind).
+@main
+enum CodableBench {
+    struct Arguments {
+        var model = ""
+        var input = ""
+        var array = false
+        var seconds = 3.0
+        var print = false
+        var iterations: Int?
+    }
+
+    static let usage = """
+        usage: CodableBench convert --model GithubUser|WeiboTimeline --input FILE [--array] [--seconds N]
+                                    [--print | --iterations N]
+        """
+
+    static func main() {
+        guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else {
+            fail(usage, status: 2)
+        }
+        guard let input = FileManager.default.contents(atPath: arguments.input) else {
+            fail("CodableBench: cannot read \(arguments.input)", status: 2)
+        }
+        let convert: (Data) throws -> Data
+        switch arguments.model {
+        case "GithubUser":
+            convert = converter(for: GithubUser.self, array: arguments.array, dates: .iso8601)
+        case "WeiboTimeline":
+            convert = converter(for: WeiboTimeline.self, array: arguments.array, dates: .formatted(weiboDates()))
+        default:
+            fail("CodableBench: unknown model \(arguments.model) (GithubUser or WeiboTimeline)", status: 2)
+        }
+        let first: Data
+        do {
+            first = try convert(input)
+        } catch {
+            fail("CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
+        }
+        if arguments.print {
+            write(Array(first), to: 1)
+            return
+        }
+        if let iterations = arguments.iterations {
+            for _ in 0..<iterations { blackHole(try? convert(input)) }
+            return
+        }
+        let nanoseconds = measure(seconds: arguments.seconds) { blackHole(try? convert(input)) }
+        let megabytesPerSecond = Double(input.count) / nanoseconds * 1_000
+        print("{\"model\":\"\(arguments.model)\",\"input_bytes\":\(input.count),"
+            + "\"ns_per_op\":\(rounded(nanoseconds)),\"mb_per_s\":\(rounded(megabytesPerSecond))}")
+    }
+
+    /// One conversion of `Model` (or an array of them): decode, then encode. The decoder and encoder are made
+    /// once and reused, as a program would.
+    static func converter<Model: Codable>(
+        for model: Model.Type, array: Bool, dates: JSONDecoder.DateDecodingStrategy
+    ) -> (Data) throws -> Data {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = dates
+        let encoder = JSONEncoder()
+        // TransformServer writes dates as RFC 3339 in UTC, and slashes unescaped.
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .withoutEscapingSlashes
+        if array {
+            return { try encoder.encode(try decoder.decode([Model].self, from: $0)) }
+        }
+        return { try encoder.encode(try decoder.decode(Model.self, from: $0)) }
+    }
+
+    /// Weibo's `Fri Sep 04 00:12:21 +0800 2015`, with the fixed POSIX locale such formats need.
+    static func weiboDates() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE MMM dd HH:mm:ss Z yyyy"
+        return formatter
+    }
+
+    /// Nanoseconds per call of `work`, as TransformBench measures: a warm-up of a tenth of the budget sizes the
+    /// batch, then the median of nine rounds of equal batches.
+    static func measure(seconds: Double, _ work: () -> Void) -> Double {
+        let rounds = 9
+        let warmUp = seconds / 10
+        var calls = 0
+        let warmStart = now()
+        while now() - warmStart < warmUp * 1e9 || calls == 0 {
+            work()
+            calls += 1
+        }
+        let perCall = (now() - warmStart) / Double(calls)
+        let batch = max(1, Int(seconds * 0.9 * 1e9 / Double(rounds) / perCall))
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            let start = now()
+            for _ in 0..<batch { work() }
+            samples.append((now() - start) / Double(batch))
+        }
+        return samples.sorted()[rounds / 2]
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
+
+    /// Keeps the optimiser from dropping a result that nothing reads.
+    @inline(never)
+    static func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+    static func rounded(_ value: Double) -> String {
+        String(Double(Int(value * 10 + 0.5)) / 10)
+    }
+
+    static func parse(_ arguments: [String]) -> Arguments? {
+        guard arguments.first == "convert" else { return nil }
+        var result = Arguments()
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--array": result.array = true
+            case "--print": result.print = true
+            case "--model": guard let value = iterator.next() else { return nil }; result.model = value
+            case "--input": guard let value = iterator.next() else { return nil }; result.input = value
+            case "--seconds":
+                guard let value = iterator.next().flatMap(Double.init), value > 0 else { return nil }
+                result.seconds = value
+            case "--iterations":
+                guard let value = iterator.next().flatMap({ Int($0) }), value >= 0 else { return nil }
+                result.iterations = value
+            default: return nil
+            }
+        }
+        guard !result.model.isEmpty, !result.input.isEmpty else { return nil }
+        return result
+    }
+
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        write(Array((message + "\n").utf8), to: 2)
+        exit(status)
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Core conversion against other libraries: TransformBench (MapperCore, no HTTP) and, doing the same work — parse the
+# JSON into typed models with the same mapping and serialise them back — Swift Codable (Benchmarks/Codable),
+# pydantic v2 and msgspec (Benchmarks/python/peers.py); orjson loads+dumps as an untyped floor and pysimdjson
+# parse-only as the parse limit.
+#   1. workloads  Benchmarks/workloads/generate.py into OUT (github-user, timeline, users-1000)
+#   2. python     pip-installs the pinned peers and matplotlib when missing or at another version
+#   3. build      TransformBench and CodableBench (release; debug with --smoke)
+#   4. verify     every peer's output against ours on every workload (orjson's and simdjson's against the input);
+#                 a difference fails the run, naming its first JSON Pointer
+#   5. time       ours and each peer on each workload, one process each (3 s each; 0.05 s with --smoke)
+#   6. report     OUT/results-core.json, the markdown tables (µs per op, peer ÷ ours), OUT/bench-core.png;
+#                 --publish also writes docs/bench-core-results.md and docs/images/bench-core.png
+# Each stage prints how long it took.
+#
+#   scripts/bench-core.sh [--smoke] [--out DIR] [--publish]      (OUT defaults to .build/bench)
+set -euo pipefail
+
+usage="usage: scripts/bench-core.sh [--smoke] [--out DIR] [--publish]"
+smoke=false
+publish=false
+out=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --smoke) smoke=true ;;
+    --publish) publish=true ;;
+    --out) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }; out=$2; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
+# --out is relative to the caller's directory; everything else to the repository's.
+if [ -n "$out" ]; then
+  mkdir -p "$out"
+  out=$(cd "$out" && pwd)
+fi
+cd "$(dirname "$0")/.."
+out=${out:-$PWD/.build/bench}
+
+if $smoke; then configuration=debug; seconds=0.05; else configuration=release; seconds=3; fi
+python=${PYTHON:-python3}
+export PYTHONDONTWRITEBYTECODE=1
+# The peers' versions, pinned so that runs compare like with like.
+pins=(pydantic==2.14.3 msgspec==0.22.0 orjson==3.13.0 pysimdjson==7.0.2 matplotlib==3.11.2)
+
+ours=.build/$configuration/TransformBench
+codable=.build-codable/$configuration/CodableBench
+# Each workload: name, model, schema directory, input file name, and --array for a batch.
+workloads=(
+  "github-user GithubUser config/schemas github-user.json"
+  "timeline WeiboTimeline Benchmarks/schemas timeline.json"
+  "users-1000 GithubUser config/schemas users-1000.json --array"
+)
+peers=(codable pydantic msgspec orjson simdjson)
+
+stage() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo "==> $name"
+  "$@"
+  echo "==> $name: $((SECONDS - start)) s"
+}
+
+# Sets `command` to the command line that runs $1 (ours or a peer) on workload $2 (a `workloads` entry), without
+# --print or --seconds.
+command_for() {
+  local peer=$1 name model schemas file array
+  read -r name model schemas file array <<<"$2"
+  local common=(--model "$model" --input "$out/$file" ${array:+"$array"})
+  case $peer in
+    ours) command=("$ours" convert --schemas "$schemas" "${common[@]}") ;;
+    codable) command=("$codable" convert "${common[@]}") ;;
+    *) command=("$python" Benchmarks/python/peers.py convert --peer "$peer" "${common[@]}") ;;
+  esac
+}
+
+workloads() {
+  "$python" Benchmarks/workloads/generate.py "$out"
+  wc -c "$out/github-user.json" "$out/timeline.json" "$out/users-1000.json" | sed '$d; s/^ */  /'
+}
+
+python_packages() {
+  # The pins that are not installed at exactly that version.
+  local missing
+  missing=$("$python" - "${pins[@]}" <<'EOF'
+import sys
+from importlib import metadata
+for pin in sys.argv[1:]:
+    name, version = pin.split("==")
+    try:
+        if metadata.version(name) == version:
+            continue
+    except metadata.PackageNotFoundError:
+        pass
+    print(pin)
+EOF
+  )
+  if [ -z "$missing" ]; then
+    echo "  installed: ${pins[*]}"
+    return
+  fi
+  echo "  installing: $(echo $missing)"
+  # shellcheck disable=SC2086 # one pin per word
+  if ! "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore $missing; then
+    echo "bench-core: pip could not install $(echo $missing) into $("$python" -c 'import sys; print(sys.prefix)')" >&2
+    exit 1
+  fi
+}
+
+build() {
+  swift build -c "$configuration" --product TransformBench
+  swift build -c "$configuration" --package-path Benchmarks/Codable --scratch-path .build-codable
+}
+
+verify() {
+  mkdir -p "$out/verify"
+  local workload name peer expected
+  for workload in "${workloads[@]}"; do
+    read -r name _ <<<"$workload"
+    command_for ours "$workload"
+    "${command[@]}" --print >"$out/verify/$name.ours.json"
+    for peer in "${peers[@]}"; do
+      command_for "$peer" "$workload"
+      "${command[@]}" --print >"$out/verify/$name.$peer.json"
+      # orjson has no model and simdjson only parses: each must give back the input itself.
+      case $peer in
+        orjson | simdjson) read -r _ _ _ expected _ <<<"$workload"; expected=$out/$expected ;;
+        *) expected=$out/verify/$name.ours.json ;;
+      esac
+      "$python" Benchmarks/report_core.py verify --label "$name $peer" \
+        --expected "$expected" --actual "$out/verify/$name.$peer.json"
+    done
+  done
+}
+
+measure() {
+  rm -rf "$out/raw"
+  mkdir -p "$out/raw"
+  # Other work on the machine skews the times: the load averages before and after go into the results.
+  cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.before"
+  local workload name peer
+  for workload in "${workloads[@]}"; do
+    read -r name _ <<<"$workload"
+    for peer in ours "${peers[@]}"; do
+      command_for "$peer" "$workload"
+      "${command[@]}" --seconds "$seconds" >"$out/raw/$name.$peer.json"
+      echo "  $name $peer: $(cat "$out/raw/$name.$peer.json")"
+    done
+  done
+  cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.after"
+}
+
+report() {
+  local options=(--raw "$out/raw" --out "$out" --seconds "$seconds" --configuration "$configuration")
+  if $smoke; then options+=(--smoke); fi
+  if $publish; then options+=(--publish docs); fi
+  "$python" Benchmarks/report_core.py report "${options[@]}"
+}
+
+start=$SECONDS
+mkdir -p "$out"
+stage "workloads" workloads
+stage "python" python_packages
+stage "build ($configuration)" build
+stage "verify" verify
+stage "time (${seconds} s each)" measure
+stage "report" report
+echo "==> bench-core: $((SECONDS - start)) s"
