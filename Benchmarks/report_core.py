@@ -161,6 +161,9 @@ def load_results(raw):
             entry["ns_per_op"][peer] = line["ns_per_op"]
         if "ours" not in entry["ns_per_op"]:
             sys.exit("report: no timing of ours for %s in %s" % (workload, raw))
+        counted = Path(raw) / ("%s.instructions" % workload)
+        if counted.exists():
+            entry["instructions_per_op"] = int(counted.read_text())
         results[workload] = entry
     return results
 
@@ -225,6 +228,13 @@ def markdown_tables(results, ratio_table):
     for workload, row in ratio_table.items():
         cells = [ratio_text(row[peer]) if peer in row else "—" for peer in others]
         lines.append("| %s | %s |" % (labels[workload], " | ".join(cells)))
+    counted = [(workload, entry) for workload, entry in results.items() if "instructions_per_op" in entry]
+    if counted:
+        lines += ["", "Our instructions per conversion (valgrind --tool=callgrind; the same from run to run):", "",
+                  "| workload | instructions | per input byte |", "|---|---:|---:|"]
+        for workload, entry in counted:
+            count = entry["instructions_per_op"]
+            lines.append("| %s | {:,} | %.1f |".format(count) % (labels[workload], count / entry["input_bytes"]))
     return "\n".join(lines)
 
 

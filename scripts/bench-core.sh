@@ -9,7 +9,9 @@
 #   4. verify     every peer's output against ours on every workload (orjson's and simdjson's against the input);
 #                 a difference fails the run, naming its first JSON Pointer
 #   5. time       ours and each peer on each workload, one process each (3 s each; 0.05 s with --smoke)
-#   6. report     OUT/results-core.json, the markdown tables (µs per op, peer ÷ ours), OUT/bench-core.png;
+#   6. instructions  ours under valgrind --tool=callgrind: instructions per conversion, stable from run to run
+#                 (N conversions minus none, divided by N), so a regression shows even on a noisy machine
+#   7. report     OUT/results-core.json, the markdown tables (µs per op, peer ÷ ours), OUT/bench-core.png;
 #                 --publish also writes docs/bench-core-results.md and docs/images/bench-core.png
 # Each stage prints how long it took.
 #
@@ -150,6 +152,35 @@ measure() {
   cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.after"
 }
 
+# Instructions per conversion of ours on each workload, from callgrind's total for N conversions minus its total
+# for none (loading the schemas and the input), divided by N.
+instructions() {
+  if ! command -v valgrind >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null)
+    fi
+    command -v valgrind >/dev/null 2>&1 || { echo "bench-core: valgrind is needed for instruction counts" >&2; exit 1; }
+  fi
+  local workload name iterations none some
+  for workload in "${workloads[@]}"; do
+    read -r name _ <<<"$workload"
+    command_for ours "$workload"
+    case $name in github-user) iterations=200 ;; timeline) iterations=10 ;; *) iterations=2 ;; esac
+    # A smoke run counts the smallest workload once: the debug build under callgrind is slow.
+    if $smoke; then [ "$name" = github-user ] || continue; iterations=1; fi
+    none=$(callgrind_total 0)
+    some=$(callgrind_total "$iterations")
+    echo $(((some - none) / iterations)) >"$out/raw/$name.instructions"
+    echo "  $name: $(cat "$out/raw/$name.instructions") instructions per conversion"
+  done
+}
+
+# Callgrind's instruction total for `command` with --iterations $1.
+callgrind_total() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "${command[@]}" --iterations "$1" 2>&1 \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
 report() {
   local options=(--raw "$out/raw" --out "$out" --seconds "$seconds" --configuration "$configuration")
   if $smoke; then options+=(--smoke); fi
@@ -164,5 +195,6 @@ stage "python" python_packages
 stage "build ($configuration)" build
 stage "verify" verify
 stage "time (${seconds} s each)" measure
+stage "instructions (callgrind)" instructions
 stage "report" report
 echo "==> bench-core: $((SECONDS - start)) s"

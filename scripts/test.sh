@@ -3,7 +3,9 @@
 #   1. debug build of every target and test
 #   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
 #   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
-#   4. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   4. a smoke run of both benchmark scripts (every code path, seconds per measurement, debug builds, no
+#      thresholds: they prove the scripts and their peers still work, not how fast anything is)
+#   5. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,4 +34,6 @@ stage "tools" tools
 stage "build" swift build --build-tests
 stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan --filter 'RegistryConcurrencyTests'
 stage "sanitizers (parser)" bash scripts/test-sanitized.sh
+stage "benchmark smoke (core)" bash scripts/bench-core.sh --smoke --out .build/bench-smoke/core
+stage "benchmark smoke (http)" bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
 stage "test" swift test --skip-build
