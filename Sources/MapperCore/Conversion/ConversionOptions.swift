@@ -21,5 +21,9 @@ public struct ConversionOptions: Sendable, Equatable {
     public var maxReportEntries = 1_000
 
     /// The defaults of API.md.
+    /// Common values are written without the general conversion (`Converter.writeCommonValue`); off only in the
+    /// test that checks both ways agree.
+    var commonValueShortcuts = true
+
     public init() {}
 }

@@ -75,7 +75,21 @@ extension Converter {
         var first = true
         var reportedDuplicates = Set<Int>()
         let objectDepth = path.depth
+        // With no repeated key to report, a property with one plain key whose value is a common case is written
+        // straight away (writeCommonValue); everything else takes the general path below.
+        let shortcuts = options.commonValueShortcuts && flat && !fromModel && duplicated.isEmpty
         for (i, property) in model.properties.enumerated() {
+            if shortcuts, property.plainKeyID >= 0, case let keyToken = slots[frame + property.plainKeyID], keyToken >= 0 {
+                let propertyStart = out.count
+                if !first { out.append(.comma) }
+                out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
+                if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: property.value) {
+                    holds[holdsFrame + i] = true
+                    first = false
+                    continue
+                }
+                out.removeSubrange(propertyStart...)
+            }
             let depth = path.depth
             defer { path.truncate(to: depth) }
             let found = locate(property, frame: frame, in: object)

@@ -149,7 +149,7 @@ enum TypeCoercion {
 
     /// Whether `text` is an integer exactly as the canonical writer would spell it: an optional `-`, then `0`
     /// alone or digits without a leading zero (and not `-0`).
-    private static func isCanonicalInteger(_ text: UnsafeRawBufferPointer) -> Bool {
+    static func isCanonicalInteger(_ text: UnsafeRawBufferPointer) -> Bool {
         var index = text.first == UInt8(ascii: "-") ? 1 : 0
         guard index < text.count else { return false }
         if text[index] == UInt8(ascii: "0") { return text.count == 1 }

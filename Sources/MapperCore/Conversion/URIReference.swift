@@ -44,21 +44,22 @@ enum URIReference {
               text[prefix + 2] == Byte.slash
         else { return false }
         prefix += 3
+        let end = text.count
+        let bytes = text.baseAddress!
         var index = prefix
-        while index < text.count, Byte.isHostByte(text[index]) { index += 1 }
+        while index < end, Byte.isHostByte(bytes.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
         // The host ends the authority only where a path, query or fragment starts (not at a port or userinfo).
-        guard index > prefix, index == text.count || Byte.isComponentDelimiter(text[index]) else { return false }
-        var sawHash = false
-        while index < text.count {
-            let byte = text[index]
-            if byte == Byte.hash, !sawHash {
-                sawHash = true
-            } else if !Byte.isPlainPathByte(byte) {
-                return false
+        guard index > prefix, index == end || Byte.isComponentDelimiter(text[index]) else { return false }
+        var hashes = 0
+        while index < end {
+            let byte = bytes.load(fromByteOffset: index, as: UInt8.self)
+            if !Byte.isPlainPathByte(byte) {
+                guard byte == UInt8(ascii: "#") else { return false }
+                hashes += 1
             }
             index += 1
         }
-        return true
+        return hashes <= 1
     }
 
     /// The full RFC 3986 `URI-reference` grammar.
@@ -335,7 +336,12 @@ enum URIReference {
 
         /// A letter, digit, `-` or `.`: a `reg-name` byte that needs no further thought.
         static func isHostByte(_ byte: UInt8) -> Bool {
-            isASCIIAlpha(byte) || isASCIIDigit(byte) || byte == minus || byte == dot
+            // One lookup in a 128-bit set, as isPlainPathByte: - . 0–9 (bytes 0–63), A–Z a–z (bytes 64–127).
+            let low: UInt64 = 0x03FF_6000_0000_0000
+            let high: UInt64 = 0x07FF_FFFE_07FF_FFFE
+            if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
+            if byte < 128 { return high >> UInt64(byte - 64) & 1 == 1 }
+            return false
         }
 
         /// `pchar / "/" / "?"` without `pct-encoded`: a byte a path, query or fragment may hold as it is.

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+
+extension Converter {
+    /// Writes the value at `ref` when it is one of the common, unremarkable cases — a string for a `string`, a
+    /// boolean for a `bool`, a canonical in-range integer for an integer type, a plain `http(s)` URL for a `url`,
+    /// a built-in date string for a default `date` — and returns `true`; otherwise writes nothing and returns
+    /// `false`, leaving the value to `convert`.
+    ///
+    /// Each case writes exactly the bytes `convert` would and is one where `convert` records nothing, so taking it
+    /// needs no input path and no report (ConversionOptions.commonValueShortcuts turns it off; a test converts
+    /// the same inputs both ways and compares). Values with constraints always go to `convert`.
+    mutating func writeCommonValue(_ ref: ValueRef, as value: CompiledValue) -> Bool {
+        guard value.constraints == nil else { return false }
+        let document = documents[ref.document]
+        let token = document.tokens[ref.index]
+        switch (value.kind, token.kind) {
+        case (.string, .string):
+            JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
+            return true
+        case (.bool, .true):
+            out.append(contentsOf: "true".utf8)
+            return true
+        case (.bool, .false):
+            out.append(contentsOf: "false".utf8)
+            return true
+        case (.integer(let range), .number):
+            // Up to 18 digits always fit an Int64; longer or non-canonical numbers take the full reading.
+            let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
+            guard text.count <= 18, TypeCoercion.isCanonicalInteger(text) else { return false }
+            var magnitude: Int64 = 0
+            for byte in text where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
+            guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return false }
+            out.append(contentsOf: text)
+            return true
+        case (.url, .string) where !token.hasEscapes:
+            let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
+            guard URIReference.isPlainHTTP(text) else { return false }
+            JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
+            return true
+        case (.date, .string) where !token.hasEscapes && value.dateInput.isEmpty && value.dateOutput == .iso8601
+            && !fromModel:
+            let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
+            guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return false }
+            out.append(.quote)
+            DateFormatting.writeISO8601(instant, into: &out)
+            out.append(.quote)
+            return true
+        default:
+            return false
+        }
+    }
+}
