@@ -68,64 +68,72 @@ extension RegistrySnapshot {
         }
     }
 
-    /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report.
+    /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report
+    /// (the report's `result`, built only in strict mode, the one mode that can answer with it).
     private func batch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
                        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
                        duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
-        var all = duplicates ?? Diagnostics(strict: options.mode == .strict)
+        let strict = options.mode == .strict
+        var all = duplicates ?? Diagnostics(strict: strict)
         var output: [UInt8] = [object ? .openBrace : .openBracket]
+        output.reserveCapacity(body.count / 2)
         var strictResult: [UInt8] = [object ? .openBrace : .openBracket]
         var failed = false
         var warnings = all.entries.count
         for (n, element) in elements.enumerated() {
             var keyBytes: [UInt8] = []
-            let prefix: String
+            // The element's pointer, the prefix of its entries' paths (built only when it has entries).
+            let prefix: () -> String
             if object {
                 var decoded: [UInt8] = []
                 JSONStrings.decode(tokens[element.key!], in: body, into: &decoded)
-                prefix = "/" + JSONPointer.escape(decoded)
+                prefix = { "/" + JSONPointer.escape(decoded) }
                 JSONStrings.writeQuoted(decoded, into: &keyBytes)
                 keyBytes.append(.colon)
             } else {
-                prefix = "/\(element.key!)"
+                prefix = { "/\(element.key!)" }
             }
-            if n > 0 { strictResult.append(.comma) }
-            strictResult.append(contentsOf: keyBytes)
+            if strict {
+                if n > 0 { strictResult.append(.comma) }
+                strictResult.append(contentsOf: keyBytes)
+            }
             guard tokens[element.index].kind == .object else {
                 failed = true
                 warnings += 1
                 let message = Self.elementShapeMessage(tokens[element.index])
-                if options.mode == .strict {
-                    all.record(prefix, .wrongType, message, isError: true)
+                if strict {
+                    all.record(prefix(), .wrongType, message, isError: true)
+                    strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    all.record(prefix, .elementDropped, "element dropped: " + message, isError: false)
+                    all.record(prefix(), .elementDropped, "element dropped: " + message, isError: false)
                 }
-                strictResult.append(contentsOf: "null".utf8)
                 continue
             }
             let run = run(model, body, tokens, index: element.index, options: options)
             if run.diagnostics.errorCount > 0 {
                 failed = true
                 warnings += 1
-                if options.mode == .strict {
-                    all.append(run.diagnostics, prefix: prefix)
+                if strict {
+                    all.append(run.diagnostics, prefix: prefix())
+                    strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    all.record(prefix, .elementDropped, "element dropped: \(run.diagnostics.errorCount) error(s)", isError: false)
+                    all.record(prefix(), .elementDropped, "element dropped: \(run.diagnostics.errorCount) error(s)", isError: false)
                 }
-                strictResult.append(contentsOf: "null".utf8)
                 continue
             }
-            all.append(run.diagnostics, prefix: prefix)
+            if !run.diagnostics.isEmpty { all.append(run.diagnostics, prefix: prefix()) }
             warnings += run.diagnostics.entries.count
             if output.count > 1 { output.append(.comma) }
             output.append(contentsOf: keyBytes)
             output.append(contentsOf: run.out)
-            strictResult.append(contentsOf: options.output == .model ? run.out
-                : modelForm(run, model, body, tokens, index: element.index, options: options))
+            if strict {
+                strictResult.append(contentsOf: options.output == .model ? run.out
+                    : modelForm(run, model, body, tokens, index: element.index, options: options))
+            }
         }
         output.append(object ? .closeBrace : .closeBracket)
         strictResult.append(object ? .closeBrace : .closeBracket)
-        if options.mode == .strict, failed || all.errorCount > 0 {
+        if strict, failed || all.errorCount > 0 {
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: strictResult,
                                                                entries: all.entries, maxEntries: options.maxReportEntries)))
         }
