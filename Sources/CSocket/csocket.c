@@ -2,6 +2,9 @@
 #define _GNU_SOURCE
 #include "CSocket.h"
 
+#include <errno.h>
+#include <sys/epoll.h>
+
 int csocket_accept_nonblocking(int listener) {
     return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
@@ -9,3 +12,31 @@ int csocket_accept_nonblocking(int listener) {
 int csocket_stream_type(void) { return SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC; }
 
 int csocket_msg_nosignal(void) { return MSG_NOSIGNAL; }
+
+int csocket_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int csocket_epoll_watch(int epoll, int fd, int registered, int reading, int writing) {
+    if (!reading && !writing) {
+        return registered ? epoll_ctl(epoll, EPOLL_CTL_DEL, fd, 0) : 0;
+    }
+    struct epoll_event event = {0};
+    event.events = (reading ? EPOLLIN | EPOLLRDHUP : 0) | (writing ? EPOLLOUT : 0);
+    event.data.fd = fd;
+    return epoll_ctl(epoll, registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+}
+
+int csocket_epoll_ready(int epoll, int *fds, unsigned *readiness, int capacity) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int count;
+    do {
+        count = epoll_wait(epoll, events, capacity, 0);
+    } while (count < 0 && errno == EINTR);
+    for (int i = 0; i < count; i++) {
+        unsigned flags = events[i].events;
+        fds[i] = events[i].data.fd;
+        readiness[i] = ((flags & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? CSOCKET_READABLE : 0)
+                     | ((flags & (EPOLLOUT | EPOLLHUP | EPOLLERR)) ? CSOCKET_WRITABLE : 0);
+    }
+    return count;
+}

@@ -15,4 +15,19 @@ int csocket_stream_type(void);
 /// MSG_NOSIGNAL, for send(2).
 int csocket_msg_nosignal(void);
 
+/// An event loop's readiness set: epoll_create1(EPOLL_CLOEXEC).
+int csocket_epoll_create(void);
+
+/// Watches `fd` for input (`reading`, with peer shutdown) and output (`writing`), level-triggered: adds it, changes
+/// it (`registered`), or removes it when neither is wanted. 0, or -1 with errno set.
+int csocket_epoll_watch(int epoll, int fd, int registered, int reading, int writing);
+
+/// `readiness` bits: input or a hang-up/error to read about; room to write or a hang-up/error to write about.
+#define CSOCKET_READABLE 1u
+#define CSOCKET_WRITABLE 2u
+
+/// Collects up to `capacity` (at most 256) ready descriptors without waiting: their numbers into `fds`, their
+/// CSOCKET_* bits into `readiness`. Returns the count, or -1 with errno set.
+int csocket_epoll_ready(int epoll, int *fds, unsigned *readiness, int capacity);
+
 #endif

@@ -8,18 +8,17 @@ import Glibc
 #endif
 
 /// One client connection, confined to its event loop's queue: reads bytes, feeds the state machine, carries out
-/// its actions, and writes responses (a write source exists only after a write would block).
-///
-/// The descriptor is closed only in the read source's cancel handler, after every source is cancelled.
+/// its actions, and writes responses. Its loop tells it when it is ready (`ready`); it watches for input unless
+/// reading is paused, and for room to write only after a write would block.
 final class Connection {
     let fd: Int32
     unowned let loop: EventLoop
     let server: Server
     private var machine: ConnectionStateMachine
-    private let readSource: DispatchSourceRead
-    private var writeSource: DispatchSourceWrite?
-    private var readSuspended = false
-    private var writeSuspended = true
+    /// What the loop watches the descriptor for, and whether it is in the loop's set at all.
+    private var reading = true
+    private var writing = false
+    private var watched = false
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var afterFlush: (() -> Void)?
@@ -53,20 +52,28 @@ final class Connection {
         self.loop = loop
         self.server = server
         machine = ConnectionStateMachine(limits: server.connectionLimits, now: Clock.now())
-        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
     }
 
     /// Must run on the loop's queue.
     func start() {
         loop.add(self)
-        readSource.setEventHandler { [unowned self] in readable() }
-        readSource.setCancelHandler { [fd, server] in
-            Syscall.close(fd)
-            server.connectionClosed()
-        }
-        readSource.resume()
+        updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
         if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
+    }
+
+    /// Called by the loop: input (or a hang-up) to read, room to write.
+    func ready(readable: Bool, writable: Bool) {
+        if readable, reading { self.readable() }
+        if writable, writing, !closed { flush() }
+    }
+
+    /// Tells the loop what to watch for, after `reading` or `writing` changed.
+    private func updateWatch() {
+        guard !closed else { return }
+        let wanted = reading || writing
+        guard loop.watch(fd, registered: watched, reading: reading, writing: writing) else { return close() }
+        watched = wanted
     }
 
     // MARK: - Reading
@@ -96,16 +103,18 @@ final class Connection {
         }
     }
 
+    /// Stops watching for input (the descriptor leaves the loop's set unless a write is waiting, so a hang-up
+    /// cannot be reported over and over while nothing reads).
     private func pauseReading() {
-        guard !readSuspended, !closed else { return }
-        readSuspended = true
-        readSource.suspend()
+        guard reading, !closed else { return }
+        reading = false
+        updateWatch()
     }
 
     private func resumeReading() {
-        guard readSuspended, !closed else { return }
-        readSuspended = false
-        readSource.resume()
+        guard !reading, !closed else { return }
+        reading = true
+        updateWatch()
     }
 
     // MARK: - Actions
@@ -338,9 +347,9 @@ final class Connection {
             pausedForOutput = false
             resumeReading()
         }
-        if let writeSource, !writeSuspended {
-            writeSuspended = true
-            writeSource.suspend()
+        if writing {
+            writing = false
+            updateWatch()
         }
         let next = afterFlush
         afterFlush = nil
@@ -348,15 +357,9 @@ final class Connection {
     }
 
     private func waitForWritable() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
-            source.setEventHandler { [unowned self] in flush() }
-            writeSource = source
-        }
-        if writeSuspended {
-            writeSuspended = false
-            writeSource!.resume()
-        }
+        guard !writing else { return }
+        writing = true
+        updateWatch()
     }
 
     // MARK: - Time and lifecycle
@@ -379,17 +382,13 @@ final class Connection {
         perform(machine.drain(now: now))
     }
 
-    /// Cancels the sources (the read source's cancel handler closes the descriptor).
+    /// Leaves the loop and closes the descriptor (closing also takes it out of the loop's epoll set).
     func close() {
         guard !closed else { return }
         closed = true
         loop.remove(self)
-        if let writeSource {
-            if writeSuspended { writeSource.resume() }
-            writeSource.cancel()
-        }
-        if readSuspended { readSource.resume() }
-        readSource.cancel()
+        Syscall.close(fd)
+        server.connectionClosed()
     }
 }
 
