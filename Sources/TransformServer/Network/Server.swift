@@ -118,12 +118,39 @@ final class Server: @unchecked Sendable {
         context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
                                       status: status, seconds: seconds)
         guard let accessLog else { return }
-        var line: [UInt8] = Array("{\"requestId\":".utf8) + ErrorResponse.jsonString(requestId)
-        line += Array(",\"method\":".utf8) + ErrorResponse.jsonString(method)
-        line += Array(",\"target\":".utf8) + ErrorResponse.jsonString(head?.target ?? "")
-        line += Array(",\"route\":".utf8) + ErrorResponse.jsonString(route?.template ?? "")
-        line += Array(",\"status\":\(status),\"bytes\":\(bytes),\"durationMs\":\((seconds * 1e6).rounded() / 1e3)}\n".utf8)
-        accessLog.record(line)
+        accessLog.record(Self.accessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
+                                            route: route?.template ?? "", status: status, bytes: bytes,
+                                            microseconds: Int((seconds * 1e6).rounded())))
+    }
+
+    /// `{"requestId":…,"method":…,"target":…,"route":…,"status":…,"bytes":…,"durationMs":…}` and a newline, in one
+    /// buffer; the duration in milliseconds with up to three decimals (microsecond resolution, no trailing zeros).
+    static func accessLogLine(requestId: String, method: String, target: String, route: String, status: Int,
+                              bytes: Int, microseconds: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(128 + target.utf8.count)
+        func field(_ name: String, _ value: String) {
+            line.append(contentsOf: name.utf8)
+            line.append(contentsOf: ErrorResponse.jsonString(value))
+        }
+        field("{\"requestId\":", requestId)
+        field(",\"method\":", method)
+        field(",\"target\":", target)
+        field(",\"route\":", route)
+        line.append(contentsOf: ",\"status\":\(status),\"bytes\":\(bytes),\"durationMs\":\(microseconds / 1000)".utf8)
+        var fraction = microseconds % 1000
+        if fraction == 0 {
+            line.append(contentsOf: ".0".utf8)  // as Double's description wrote whole milliseconds
+        } else {
+            var digits = 3
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            line.append(UInt8(ascii: "."))
+            let text = String(fraction)
+            line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - text.utf8.count))
+            line.append(contentsOf: text.utf8)
+        }
+        line.append(contentsOf: "}\n".utf8)
+        return line
     }
 
     // MARK: - Lifecycle

@@ -3,42 +3,57 @@
 /// Matches a percent-decoded path exactly and case-sensitively against the routes of API.md.
 enum Router {
     static func match(_ path: String) -> Route? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.first == "", parts.count >= 2 else { return nil }
-        let segments = Array(parts.dropFirst())
+        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
+        // Substrings of the path, no copies; only the model name becomes a String.
+        let segments = path.dropFirst().split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
         switch segments.count {
         case 1:
             switch segments[0] {
-            case "schemas": return Route(kind: .schemas, template: "/schemas", methods: ["GET", "POST"])
-            case "health": return Route(kind: .health, template: "/health", methods: ["GET"])
-            case "ready": return Route(kind: .ready, template: "/ready", methods: ["GET"])
-            case "metrics": return Route(kind: .metrics, template: "/metrics", methods: ["GET"])
+            case "schemas": return Route(kind: .schemas, template: "/schemas", methods: Methods.getPost)
+            case "health": return Route(kind: .health, template: "/health", methods: Methods.get)
+            case "ready": return Route(kind: .ready, template: "/ready", methods: Methods.get)
+            case "metrics": return Route(kind: .metrics, template: "/metrics", methods: Methods.get)
             default: return nil
             }
         case 2 where !segments[1].isEmpty:
-            let model = segments[1]
+            let model = String(segments[1])
             switch segments[0] {
-            case "convert", "normalize", "validate":
-                return Route(kind: .conversion(Route.Operation(rawValue: segments[0])!, .single),
-                             template: "/\(segments[0])/{model}", model: model, methods: ["POST"])
-            case "compare": return Route(kind: .compare, template: "/compare/{model}", model: model, methods: ["POST"])
+            case "convert": return conversion(.convert, .single, "/convert/{model}", model)
+            case "normalize": return conversion(.normalize, .single, "/normalize/{model}", model)
+            case "validate": return conversion(.validate, .single, "/validate/{model}", model)
+            case "compare": return Route(kind: .compare, template: "/compare/{model}", model: model, methods: Methods.post)
             case "schemas":
-                return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: ["GET", "PUT", "DELETE"])
+                return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: Methods.getPutDelete)
             default: return nil
             }
         case 3 where !segments[1].isEmpty:
-            let model = segments[1]
+            let model = String(segments[1])
             switch (segments[0], segments[2]) {
-            case ("convert", "array"), ("normalize", "array"), ("validate", "array"),
-                 ("convert", "dictionary"), ("normalize", "dictionary"):
-                return Route(kind: .conversion(Route.Operation(rawValue: segments[0])!, Route.Batch(rawValue: segments[2])!),
-                             template: "/\(segments[0])/{model}/\(segments[2])", model: model, methods: ["POST"])
+            case ("convert", "array"): return conversion(.convert, .array, "/convert/{model}/array", model)
+            case ("normalize", "array"): return conversion(.normalize, .array, "/normalize/{model}/array", model)
+            case ("validate", "array"): return conversion(.validate, .array, "/validate/{model}/array", model)
+            case ("convert", "dictionary"): return conversion(.convert, .dictionary, "/convert/{model}/dictionary", model)
+            case ("normalize", "dictionary"):
+                return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
             case ("schemas", "jsonschema"):
-                return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: ["GET"])
+                return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: Methods.get)
             default: return nil
             }
         default: return nil
         }
+    }
+
+    private static func conversion(_ operation: Route.Operation, _ batch: Route.Batch, _ template: String,
+                                   _ model: String) -> Route {
+        Route(kind: .conversion(operation, batch), template: template, model: model, methods: Methods.post)
+    }
+
+    /// The method lists, built once.
+    private enum Methods {
+        static let get = ["GET"]
+        static let post = ["POST"]
+        static let getPost = ["GET", "POST"]
+        static let getPutDelete = ["GET", "PUT", "DELETE"]
     }
 
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+
+@testable import TransformServer
+
+/// The access log's line and the request ids it carries (docs/operations.md, "Access log").
+struct AccessLogLineTests {
+    @Test(arguments: [(0, "0.0"), (1, "0.001"), (44, "0.044"), (999, "0.999"), (1_000, "1.0"), (1_044, "1.044"),
+                      (1_040, "1.04"), (1_500, "1.5"), (12_345_678, "12345.678")])
+    func writesTheDurationInMillisecondsWithoutTrailingZeros(_ microseconds: Int, _ shown: String) {
+        let line = Server.accessLogLine(requestId: "r", method: "POST", target: "/convert/User?x=\"1\"",
+                                        route: "/convert/{model}", status: 200, bytes: 12, microseconds: microseconds)
+        #expect(String(decoding: line, as: UTF8.self) == #"{"requestId":"r","method":"POST","target":"/convert/User?x=\"1\"","#
+            + #""route":"/convert/{model}","status":200,"bytes":12,"durationMs":\#(shown)}"# + "\n")
+    }
+
+    @Test func freshRequestIdsAreSixteenHexDigitsAndDistinct() {
+        let ids = (0..<10_000).map { _ in RequestID.fresh() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.utf8.count == 16 && $0.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        } })
+        #expect(RequestID.choose("client-id-1") == "client-id-1")
+        #expect(RequestID.choose("has space").utf8.count == 16)
+    }
+}
