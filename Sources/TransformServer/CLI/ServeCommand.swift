@@ -9,7 +9,7 @@ import Glibc
 
 /// `TransformServer [serve …]`: runs the service until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads schemas.
 enum ServeCommand {
-    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     static func run(_ arguments: [String]) -> Never {
         let loaded = ServerConfiguration.load(

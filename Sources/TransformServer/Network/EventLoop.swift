@@ -21,9 +21,9 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     /// The open connections, by descriptor.
     private var connections: [Int32: Connection] = [:]
-    private let timer: DispatchSourceTimer
+    private let timer: any DispatchSourceTimer
     private let epoll: Int32
-    private let readiness: DispatchSourceRead
+    private let readiness: any DispatchSourceRead
     /// Scratch space for `pollReady`.
     private let readyDescriptors = UnsafeMutableBufferPointer<Int32>.allocate(capacity: EventLoop.readyCapacity)
     private let readyFlags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: EventLoop.readyCapacity)

@@ -13,7 +13,7 @@ import Glibc
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let port: Int
-    private let source: DispatchSourceRead
+    private let source: any DispatchSourceRead
     private let queue = DispatchQueue(label: "transform.accept")
     private var paused = false
     private var stopped = false

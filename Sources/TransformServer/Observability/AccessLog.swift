@@ -11,7 +11,7 @@ import Glibc
 /// so no connection queue ever blocks on a `write`.
 final class AccessLog: @unchecked Sendable {  // `timer` is set once in init and never touched again
     private let buffer = Mutex<[UInt8]>([])
-    private let timer: DispatchSourceTimer
+    private let timer: any DispatchSourceTimer
     private let queue = DispatchQueue(label: "transform.access-log")
 
     init(interval: DispatchTimeInterval = .milliseconds(5)) {
