@@ -101,6 +101,9 @@ final class Connection {
             let now = Clock.now()
             if case .idle = machine.state { requestStart = now }
             perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: now))
+            // A short read took everything there was; the loop's level-triggered watch reports any more, so there
+            // is no need for one more read only to hear "would block".
+            if count < loop.readBuffer.count { return }
         }
     }
 
