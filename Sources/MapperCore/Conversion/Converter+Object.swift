@@ -75,10 +75,20 @@ extension Converter {
         var first = true
         var reportedDuplicates = Set<Int>()
         let objectDepth = path.depth
-        // With no repeated key to report, a property with one plain key whose value is a common case is written
-        // straight away (writeCommonValue); everything else takes the general path below.
+        // With no repeated key to report, a property with one plain key is settled here when its key is absent
+        // and it has no default (a number's implicit zero, or nothing) or when its value is a common case
+        // (writeCommonValue); everything else takes the general path below.
         let shortcuts = options.commonValueShortcuts && flat && !fromModel && duplicated.isEmpty
         for (i, property) in model.properties.enumerated() {
+            if shortcuts, property.plainKeyID >= 0, slots[frame + property.plainKeyID] < 0, !property.hasDeclaredDefault {
+                if property.value.isNumeric {
+                    if !first { out.append(.comma) }
+                    out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
+                    TypeCoercion.writeZero(property.value, into: &out)
+                    first = false
+                }
+                continue
+            }
             if shortcuts, property.plainKeyID >= 0, case let keyToken = slots[frame + property.plainKeyID], keyToken >= 0 {
                 let propertyStart = out.count
                 if !first { out.append(.comma) }

@@ -11,42 +11,46 @@ struct DocumentStack {
         let tokens: UnsafeBufferPointer<JSONToken>
     }
 
-    private(set) var documents: [Document]
-    /// Per document: input pointers of values that came from elsewhere (renamed keys, injected defaults), by token.
-    private var origins: [[Int: String]] = [[:]]
-    /// Per document: keys that repeated in the object it was rebuilt from, with their input pointers.
-    private var merged: [[(key: [UInt8], pointer: String)]] = [[]]
+    /// Document 0, kept apart so that a conversion without `willTransform` allocates nothing here.
+    private let input: Document
+    /// Documents 1…, with per document the input pointers of values that came from elsewhere (renamed keys,
+    /// injected defaults, by token) and the keys that repeated in the object it was rebuilt from.
+    private var rebuilt: [Document] = []
+    private var origins: [[Int: String]] = []
+    private var merged: [[(key: [UInt8], pointer: String)]] = []
     private var owned: [OwnedDocument] = []
 
     init(input bytes: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<JSONToken>) {
-        documents = [Document(bytes: bytes, tokens: tokens)]
+        input = Document(bytes: bytes, tokens: tokens)
     }
 
-    subscript(_ index: Int) -> Document { documents[index] }
+    subscript(_ index: Int) -> Document { index == 0 ? input : rebuilt[index - 1] }
 
     /// The input pointer of the value at `token`, when it came from elsewhere (only rebuilt documents have any).
     func origin(_ document: Int, _ token: Int) -> String? {
-        document == 0 ? nil : origins[document][token]
+        document == 0 ? nil : origins[document - 1][token]
     }
 
-    /// The keys that repeated in the object `document` was rebuilt from.
-    func mergedDuplicates(_ document: Int) -> [(key: [UInt8], pointer: String)] { merged[document] }
+    /// The keys that repeated in the object `document` was rebuilt from (none for the input itself).
+    func mergedDuplicates(_ document: Int) -> [(key: [UInt8], pointer: String)] {
+        document == 0 ? [] : merged[document - 1]
+    }
 
     /// Adds a rebuilt document; returns its index.
     mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String],
                       mergedDuplicates: [(key: [UInt8], pointer: String)]) -> Int {
         let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
         owned.append(document)
-        documents.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
-                                  tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
+        rebuilt.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
+                                tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
         self.origins.append(origins)
         merged.append(mergedDuplicates)
-        return documents.count - 1
+        return rebuilt.count
     }
 
     func decodedKey(_ document: Int, _ token: Int) -> [UInt8] {
         var out: [UInt8] = []
-        JSONStrings.decode(documents[document].tokens[token], in: documents[document].bytes, into: &out)
+        JSONStrings.decode(self[document].tokens[token], in: self[document].bytes, into: &out)
         return out
     }
 }
