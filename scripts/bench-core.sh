@@ -55,13 +55,8 @@ workloads=(
 )
 peers=(codable pydantic msgspec orjson simdjson)
 
-stage() {
-  local name=$1; shift
-  local start=$SECONDS
-  echo "==> $name"
-  "$@"
-  echo "==> $name: $((SECONDS - start)) s"
-}
+# shellcheck source=scripts/stage.sh
+source scripts/stage.sh  # (the working directory is the repository)
 
 # Sets `command` to the command line that runs $1 (ours or a peer) on workload $2 (a `workloads` entry), without
 # --print or --seconds.

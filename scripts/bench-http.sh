@@ -92,13 +92,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-stage() {
-  local name=$1; shift
-  local start=$SECONDS
-  echo "==> $name"
-  "$@"
-  echo "==> $name: $((SECONDS - start)) s"
-}
+# shellcheck source=scripts/stage.sh
+source scripts/stage.sh  # (the working directory is the repository)
 
 die() {
   echo "FAILED: $*" >&2

@@ -12,13 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stage() {
-  local name=$1; shift
-  local start=$SECONDS
-  echo "==> $name"
-  "$@"
-  echo "==> $name: $((SECONDS - start)) s"
-}
+# shellcheck source=scripts/stage.sh
+source scripts/stage.sh  # (the working directory is the repository)
 
 clang=${CLANG:-$(command -v clang || true)}
 if [[ -z "$clang" ]]; then

@@ -10,13 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stage() {
-  local name=$1; shift
-  local start=$SECONDS
-  echo "==> $name"
-  "$@"
-  echo "==> $name: $((SECONDS - start)) s"
-}
+# shellcheck source=scripts/stage.sh
+source scripts/stage.sh  # (the working directory is the repository)
 
 # Tools the tests use that a fresh machine lacks (the tests skip, with a note, where a tool is missing).
 tools() {

@@ -2,10 +2,6 @@
 
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// TransformBench's work done with Swift Codable: JSONDecoder into the structs of GithubUser.swift and Weibo.swift,
 /// then JSONEncoder back to JSON, for scripts/bench-core.sh.
 ///
@@ -33,10 +29,10 @@ enum CodableBench {
 
     static func main() {
         guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else {
-            fail(usage, status: 2)
+            BenchmarkTiming.fail(usage, status: 2)
         }
         guard let input = FileManager.default.contents(atPath: arguments.input) else {
-            fail("CodableBench: cannot read \(arguments.input)", status: 2)
+            BenchmarkTiming.fail("CodableBench: cannot read \(arguments.input)", status: 2)
         }
         let convert: (Data) throws -> Data
         switch arguments.model {
@@ -45,26 +41,26 @@ enum CodableBench {
         case "WeiboTimeline":
             convert = converter(for: WeiboTimeline.self, array: arguments.array, dates: .formatted(weiboDates()))
         default:
-            fail("CodableBench: unknown model \(arguments.model) (GithubUser or WeiboTimeline)", status: 2)
+            BenchmarkTiming.fail("CodableBench: unknown model \(arguments.model) (GithubUser or WeiboTimeline)", status: 2)
         }
         let first: Data
         do {
             first = try convert(input)
         } catch {
-            fail("CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
+            BenchmarkTiming.fail("CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
         }
         if arguments.print {
-            write(Array(first), to: 1)
+            BenchmarkTiming.write(Array(first), to: 1)
             return
         }
         if let iterations = arguments.iterations {
-            for _ in 0..<iterations { blackHole(try? convert(input)) }
+            for _ in 0..<iterations { BenchmarkTiming.blackHole(try? convert(input)) }
             return
         }
-        let nanoseconds = measure(seconds: arguments.seconds) { blackHole(try? convert(input)) }
-        let megabytesPerSecond = Double(input.count) / nanoseconds * 1_000
-        print("{\"model\":\"\(arguments.model)\",\"input_bytes\":\(input.count),"
-            + "\"ns_per_op\":\(rounded(nanoseconds)),\"mb_per_s\":\(rounded(megabytesPerSecond))}")
+        let nanoseconds = BenchmarkTiming.measure(seconds: arguments.seconds) {
+            BenchmarkTiming.blackHole(try? convert(input))
+        }
+        print(BenchmarkTiming.resultLine(model: arguments.model, inputBytes: input.count, nanoseconds: nanoseconds))
     }
 
     /// One conversion of `Model` (or an array of them): decode, then encode. The decoder and encoder are made
@@ -92,42 +88,6 @@ enum CodableBench {
         return formatter
     }
 
-    /// Nanoseconds per call of `work`, as TransformBench measures: a warm-up of a tenth of the budget sizes the
-    /// batch, then the median of nine rounds of equal batches.
-    static func measure(seconds: Double, _ work: () -> Void) -> Double {
-        let rounds = 9
-        let warmUp = seconds / 10
-        var calls = 0
-        let warmStart = now()
-        while now() - warmStart < warmUp * 1e9 || calls == 0 {
-            work()
-            calls += 1
-        }
-        let perCall = (now() - warmStart) / Double(calls)
-        let batch = max(1, Int(seconds * 0.9 * 1e9 / Double(rounds) / perCall))
-        var samples: [Double] = []
-        for _ in 0..<rounds {
-            let start = now()
-            for _ in 0..<batch { work() }
-            samples.append((now() - start) / Double(batch))
-        }
-        return samples.sorted()[rounds / 2]
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
-    }
-
-    /// Keeps the optimiser from dropping a result that nothing reads.
-    @inline(never)
-    static func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
-
-    static func rounded(_ value: Double) -> String {
-        String(Double(Int(value * 10 + 0.5)) / 10)
-    }
-
     static func parse(_ arguments: [String]) -> Arguments? {
         guard arguments.first == "convert" else { return nil }
         var result = Arguments()
@@ -149,21 +109,5 @@ enum CodableBench {
         }
         guard !result.model.isEmpty, !result.input.isEmpty else { return nil }
         return result
-    }
-
-    static func write(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
-    }
-
-    static func fail(_ message: String, status: Int32) -> Never {
-        write(Array((message + "\n").utf8), to: 2)
-        exit(status)
     }
 }

@@ -1,0 +1,1 @@
+../../../../Sources/TransformBench/BenchmarkTiming.swift
