@@ -80,25 +80,29 @@ extension Converter {
         // (writeCommonValue); everything else takes the general path below.
         let shortcuts = options.commonValueShortcuts && flat && !fromModel && duplicated.isEmpty
         for (i, property) in model.properties.enumerated() {
-            if shortcuts, property.plainKeyID >= 0, slots[frame + property.plainKeyID] < 0, !property.hasDeclaredDefault {
-                if property.value.isNumeric {
-                    if !first { out.append(.comma) }
-                    out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
-                    TypeCoercion.writeZero(property.value, into: &out)
-                    first = false
-                }
-                continue
-            }
-            if shortcuts, property.plainKeyID >= 0, case let keyToken = slots[frame + property.plainKeyID], keyToken >= 0 {
+            if shortcuts, property.plainKeyID >= 0 {
+                let keyToken = slots[frame + property.plainKeyID]
                 let propertyStart = out.count
-                if !first { out.append(.comma) }
-                out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
-                if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: property.value) {
-                    holds[holdsFrame + i] = true
-                    first = false
+                if keyToken < 0, !property.hasDeclaredDefault {
+                    // Absent, no default: a number's implicit zero, or nothing at all.
+                    if property.value.isNumeric {
+                        if !first { out.append(.comma) }
+                        out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
+                        TypeCoercion.writeZero(property.value, into: &out)
+                        first = false
+                    }
                     continue
                 }
-                out.removeSubrange(propertyStart...)
+                if keyToken >= 0 {
+                    if !first { out.append(.comma) }
+                    out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
+                    if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: property.value) {
+                        holds[holdsFrame + i] = true
+                        first = false
+                        continue
+                    }
+                    out.removeSubrange(propertyStart...)  // not a common case: the general path writes it
+                }
             }
             let depth = path.depth
             defer { path.truncate(to: depth) }
