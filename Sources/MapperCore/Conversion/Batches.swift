@@ -127,8 +127,7 @@ extension RegistrySnapshot {
             output.append(contentsOf: keyBytes)
             output.append(contentsOf: run.out)
             if strict {
-                strictResult.append(contentsOf: options.output == .model ? run.out
-                    : modelForm(run, model, body, tokens, index: element.index, options: options))
+                strictResult.append(contentsOf: modelForm(run, model, body, tokens, index: element.index, options: options))
             }
         }
         output.append(object ? .closeBrace : .closeBracket)

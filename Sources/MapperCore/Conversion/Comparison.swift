@@ -94,7 +94,7 @@ struct ModelDifference {
         let ta = tapeA.tokens[i]
         let tb = tapeB.tokens[j]
         func raw(_ t: JSONToken, _ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
-            t.kind == .string ? bytes[t.start - 1..<t.end + 1] : bytes[t.start..<t.end]
+            bytes[t.rawRange]
         }
         if raw(ta, bytesA).elementsEqual(raw(tb, bytesB)) { return }
         switch (type, ta.kind, tb.kind) {
@@ -128,8 +128,8 @@ struct ModelDifference {
             return
         case (.dictionary(let element)?, .object, .object) where ta.count == tb.count:
             let keysA = orderedKeys(i, tapeA, bytesA)
-            guard keysA.map(\.key) == orderedKeys(j, tapeB, bytesB).map(\.key) else { break }
             let keysB = orderedKeys(j, tapeB, bytesB)
+            guard keysA.map(\.key) == keysB.map(\.key) else { break }
             for (x, y) in zip(keysA, keysB) {
                 walk(x.value, y.value, bytesA, bytesB, type: element?.kind,
                      path: path + "/" + JSONPointer.escape(x.key), into: &differences)

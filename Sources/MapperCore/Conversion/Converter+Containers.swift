@@ -121,8 +121,7 @@ extension Converter {
         var result: [(key: Int, order: Int)] = []
         var duplicates: [Int] = []
         for member in members {
-            var key: [UInt8] = []
-            JSONStrings.decode(document.tokens[member.key], in: document.bytes, into: &key)
+            let key = documents.decodedKey(ref.document, member.key)
             if let at = positions[key] {
                 result[at].key = member.key
                 duplicates.append(member.key)
@@ -132,9 +131,7 @@ extension Converter {
             }
         }
         for keyToken in duplicates {
-            let key = String(decoding: documents.decodedKey(ref.document, keyToken), as: UTF8.self)
-            diagnostics.warn(memberPointer(ref.document, keyToken),
-                             Issue(code: .duplicateKey, message: "duplicate key \"\(key)\": the last value wins"))
+            diagnostics.warn(memberPointer(ref.document, keyToken), .duplicateKey(documents.decodedKey(ref.document, keyToken)))
         }
         return result
     }

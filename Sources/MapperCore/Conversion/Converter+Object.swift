@@ -111,9 +111,7 @@ extension Converter {
                 // A duplicated key a property uses is reported with that property, at the key itself.
                 let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
                 if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
-                    let key = String(decoding: keys.key(id), as: UTF8.self)
-                    diagnostics.warn(path.render(documents, depth: objectDepth + 1), Issue(code: .duplicateKey,
-                        message: "duplicate key \"\(key)\": the last value wins"))
+                    diagnostics.warn(path.render(documents, depth: objectDepth + 1), .duplicateKey(keys.key(id)))
                 }
             }
             let propertyStart = out.count
@@ -223,8 +221,7 @@ extension Converter {
     mutating func lastMember(named key: [UInt8], in ref: ValueRef, reportingDuplicates: Bool) -> Int? {
         let (index, count) = lastMemberCounting(key, in: ref)
         if let index, count > 1 {
-            diagnostics.warn(memberPointer(ref.document, index), Issue(code: .duplicateKey,
-                message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins"))
+            diagnostics.warn(memberPointer(ref.document, index), .duplicateKey(key))
         }
         return index
     }

@@ -11,21 +11,18 @@ extension Converter {
         guard rejects || !duplicates.isEmpty || Self.mayRepeat(unread, in: document) else { return }
         var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
         for (key, pointer) in duplicates {
-            let name = String(decoding: key, as: UTF8.self)
-            entries.append((key, .duplicateKey, pointer, "duplicate key \"\(name)\": the last value wins"))
+            entries.append((key, .duplicateKey, pointer, Issue.duplicateKey(key).message))
         }
         var seen: [[UInt8]: Int] = [:]
         for keyToken in unread {
-            var key: [UInt8] = []
-            JSONStrings.decode(document.tokens[keyToken], in: document.bytes, into: &key)
-            let name = String(decoding: key, as: UTF8.self)
+            let key = documents.decodedKey(object.document, keyToken)
             let pointer = memberPointer(object.document, keyToken)
             seen[key, default: 0] += 1
             if seen[key] == 2 {
-                entries.append((key, .duplicateKey, pointer, "duplicate key \"\(name)\": the last value wins"))
+                entries.append((key, .duplicateKey, pointer, Issue.duplicateKey(key).message))
             }
             if rejects, seen[key] == 1, !reads(key, model: model, declared: declared) {
-                entries.append((key, .unknownKey, pointer, "unknown key \"\(name)\""))
+                entries.append((key, .unknownKey, pointer, "unknown key \"\(String(decoding: key, as: UTF8.self))\""))
             }
         }
         if rejects && !fromModel {

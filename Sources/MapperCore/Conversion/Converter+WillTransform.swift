@@ -156,10 +156,7 @@ extension Converter {
             case .object(let child): write(child, into: &bytes)
             case .raw(let ref):
                 let document = documents[ref.document]
-                let token = document.tokens[ref.index]
-                let start = token.kind == .string ? token.start - 1 : token.start
-                let end = token.kind == .string ? token.end + 1 : token.end
-                bytes.append(contentsOf: document.bytes[start..<end])
+                bytes.append(contentsOf: document.bytes[document.tokens[ref.index].rawRange])
             }
         }
         bytes.append(.closeBrace)

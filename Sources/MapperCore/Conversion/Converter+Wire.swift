@@ -25,9 +25,7 @@ struct WireObject {
                 var key: [UInt8] = []
                 JSONStrings.decode(tape.tokens[index], in: raw, into: &key)
                 let value = tape.tokens[index + 1]
-                let start = value.kind == .string ? value.start - 1 : value.start
-                let end = value.kind == .string ? value.end + 1 : value.end
-                members.append((key, .bytes(copy[start..<end])))
+                members.append((key, .bytes(copy[value.rawRange])))
                 index = value.next
             }
             return true

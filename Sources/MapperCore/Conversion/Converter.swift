@@ -60,23 +60,17 @@ struct Converter {
         var result: TypeCoercion.Result
         switch value.kind {
         case .model(let id):
-            guard token.kind == .object else {
-                if token.kind == .null { return .noValue }
-                return TypeCoercion.dropped(.wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
-            }
+            guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
             convertObject(ref, as: snapshot.model(id))
             return .value
-        case .array(let element), .set(let element):
-            guard token.kind == .array else {
-                if token.kind == .null { return .noValue }
-                return TypeCoercion.dropped(.wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
-            }
-            result = convertArray(ref, element: element, deduplicate: value.isSet)
+        case .array(let element):
+            guard token.kind == .array else { return Self.mismatch(token, bytes, value) }
+            result = convertArray(ref, element: element, deduplicate: false)
+        case .set(let element):
+            guard token.kind == .array else { return Self.mismatch(token, bytes, value) }
+            result = convertArray(ref, element: element, deduplicate: true)
         case .dictionary(let element):
-            guard token.kind == .object else {
-                if token.kind == .null { return .noValue }
-                return TypeCoercion.dropped(.wrongType, "expected dictionary, got \(ValueDescription.describe(token, in: bytes))")
-            }
+            guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
             result = convertDictionary(ref, element: element)
         case .any:
             if token.kind == .null { return .noValue }
@@ -124,9 +118,12 @@ struct Converter {
     }
 }
 
-extension CompiledValue {
-    var isSet: Bool {
-        if case .set = kind { return true }
-        return false
+extension Converter {
+    /// A container or model value of the wrong JSON kind: `null` is no value, anything else is dropped.
+    static func mismatch(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, _ value: CompiledValue)
+        -> TypeCoercion.Result
+    {
+        token.kind == .null ? .noValue : TypeCoercion.dropped(
+            .wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
     }
 }

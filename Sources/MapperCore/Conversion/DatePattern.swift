@@ -80,7 +80,7 @@ struct DatePattern: Sendable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "'") {
                 index = try readQuoted(bytes, at: index, into: &literal)
-            } else if isASCIILetter(byte) {
+            } else if byte.isASCIILetter {
                 var end = index + 1
                 while end < bytes.count, bytes[end] == byte {
                     end += 1
@@ -146,11 +146,6 @@ struct DatePattern: Sendable {
         case (UInt8(ascii: "X"), 1): .zoneShort
         default: nil
         }
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        let lowercased = byte | 0x20  // ASCII upper- and lowercase letters differ only in bit 5
-        return lowercased >= UInt8(ascii: "a") && lowercased <= UInt8(ascii: "z")
     }
 }
 

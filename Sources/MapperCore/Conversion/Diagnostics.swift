@@ -29,11 +29,9 @@ struct Diagnostics {
 
     init(strict: Bool) { self.strict = strict }
 
-    var warningCount: Int { entries.count - errorCount }
     var isEmpty: Bool { entries.isEmpty }
 
     mutating func warn(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: strict) }
-    mutating func error(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: true) }
 
     mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
         let entry = Diagnostic(path: path, code: code, message: message, isError: isError)
@@ -62,16 +60,5 @@ struct Diagnostics {
     /// Adds another collector's entries with `prefix` in front of each path (batch elements, compare sides).
     mutating func append(_ other: Diagnostics, prefix: String) {
         for entry in other.entries { record(prefix + entry.path, entry.code, entry.message, isError: entry.isError) }
-    }
-
-    /// Removes entries recorded since `mark` (an element whose warnings are replaced by `element_dropped`).
-    mutating func rollback(to mark: Int) {
-        while entries.count > mark {
-            let entry = entries.removeLast()
-            fingerprints.removeLast()
-            if !seen.isEmpty { seen.remove(entry) }
-            if entry.isError { errorCount -= 1 }
-        }
-        if entries.count < Self.linearLimit { seen.removeAll() }
     }
 }

@@ -78,9 +78,10 @@ enum TypeCoercion {
             out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
             return coerced(found(), target, out, from: start)
         case .string:
-            switch tableEntry(text) {
+            let entry = tableEntry(text)
+            switch entry {
             case .yes?, .no?:
-                let isTrue = tableEntry(text) == .yes
+                let isTrue = entry == .yes
                 if case .bool = target.kind { out.append(contentsOf: (isTrue ? "true" : "false").utf8) } else {
                     out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
                 }
@@ -113,9 +114,7 @@ enum TypeCoercion {
         case .integer(let range):
             switch NumberText.readInteger(text, min: range.lowerBound, max: range.upperBound) {
             case .outOfRange:
-                writeZero(target, into: &out)
-                return Result(outcome: .implicitDefault,
-                              issue: Issue(code: .outOfRange, message: "\(found()) is out of range for \(target.typeName)"))
+                return outOfRange(target, found(), into: &out)
             case .value(let value, let truncated):
                 if !truncated, isCanonicalInteger(text) {
                     out.append(contentsOf: text)  // already the canonical digits: copy, don't reformat

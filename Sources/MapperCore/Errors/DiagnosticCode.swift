@@ -26,4 +26,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 struct Issue: Sendable, Equatable {
     var code: DiagnosticCode
     var message: String
+
+    /// `duplicate_key` for a key (its decoded bytes) that repeats in one object.
+    static func duplicateKey(_ key: some Collection<UInt8>) -> Issue {
+        Issue(code: .duplicateKey, message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins")
+    }
 }

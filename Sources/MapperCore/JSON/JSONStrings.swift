@@ -224,20 +224,7 @@ enum JSONStrings {
         _ a: UnsafeRawBufferPointer, _ aStart: Int, _ b: UnsafeRawBufferPointer, _ bStart: Int, count: Int
     ) -> Bool {
         guard count > 0, let aBase = a.baseAddress, let bBase = b.baseAddress else { return count == 0 }
-        var index = 0
-        while index + 8 <= count {
-            if aBase.loadUnaligned(fromByteOffset: aStart + index, as: UInt64.self)
-                != bBase.loadUnaligned(fromByteOffset: bStart + index, as: UInt64.self)
-            {
-                return false
-            }
-            index += 8
-        }
-        while index < count {
-            if a[aStart + index] != b[bStart + index] { return false }
-            index += 1
-        }
-        return true
+        return memcmpEqual(aBase + aStart, bBase + bStart, count)
     }
 
     /// The offset of the first `\` at or after `offset`, or `raw.count`.

@@ -55,6 +55,11 @@ struct JSONToken: Sendable, Equatable {
     var next: Int
 }
 
+extension JSONToken {
+    /// The value's raw text in the input: for a string, with its quotes.
+    var rawRange: Range<Int> { kind == .string ? start - 1..<end + 1 : start..<end }
+}
+
 /// The tokens of one scanned JSON text, reused from request to request.
 struct JSONTape: Sendable {
     /// The tokens in document order; `tokens[0]` is the top-level value after a successful scan.
@@ -73,10 +78,4 @@ struct JSONTape: Sendable {
         tokens.removeAll(keepingCapacity: true)
         containerStack.removeAll(keepingCapacity: true)
     }
-
-    /// The number of tokens.
-    var count: Int { tokens.count }
-
-    /// The token at `index`.
-    subscript(index: Int) -> JSONToken { tokens[index] }
 }

@@ -7,9 +7,6 @@ enum BuiltinType: String, CaseIterable, Sendable {
 
     var isContainer: Bool { self == .array || self == .set || self == .dictionary }
 
-    /// Numeric types are always written: absent or unconvertible input leaves their default.
-    var isNumeric: Bool { integerRange != nil || self == .bool || self == .float || self == .double }
-
     /// The inclusive range of an integer type.
     var integerRange: ClosedRange<Int128>? {
         switch self {

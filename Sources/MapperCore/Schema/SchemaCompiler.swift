@@ -17,7 +17,11 @@ struct SchemaCompiler {
         self.models = byName
         self.limits = limits
         self.ids = ids
-        for name in byName.keys.sorted() where self.ids[name] == nil { self.ids[name] = (self.ids.values.max() ?? -1) + 1 }
+        var next = (self.ids.values.max() ?? -1) + 1  // new names get the next ids, in name order
+        for name in byName.keys.sorted() where self.ids[name] == nil {
+            self.ids[name] = next
+            next += 1
+        }
     }
 
     mutating func problem(_ model: ModelSchema, _ pointer: String, _ message: String) {
@@ -142,23 +146,5 @@ struct SchemaCompiler {
                 }
             }
         }
-    }
-
-    /// Names of the models that `name` needs compiled first or recompiled with: its ancestors, every model its
-    /// properties, rules and defaults refer to.
-    func dependencies(of name: String) -> Set<String> {
-        guard let model = models[name] else { return [] }
-        var result = Set<String>()
-        if let parent = model.parent { result.insert(parent) }
-        func visit(_ value: ValueSchema) {
-            switch value.type {
-            case .builtin: break
-            case .container(_, let element): if let element { visit(element) }
-            case .model(let target): result.insert(target)
-            }
-        }
-        for property in model.properties { visit(property.value) }
-        for rule in model.classRules { result.insert(rule.use) }
-        return result
     }
 }

@@ -137,7 +137,7 @@ public final class SchemaRegistry: Sendable {
         let previous = current.entries
         var entries: [String: ModelEntry] = [:]
         for (name, document) in documents {
-            let etag = "\"" + String(SHA256.hexDigest(document.canonical).prefix(32)) + "\""
+            let etag = ModelEntry.etag(for: document.canonical)
             var version = 1
             if let old = previous[name] { version = old.document == document.canonical ? old.version : old.version + 1 }
             if let kept = document.version { version = kept }

@@ -73,7 +73,7 @@ enum SchemasEndpoint {
             guard let document = snapshot.jsonSchema(for: request.route.model!) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
-            let etag = "\"" + String(SHA256Hex.of(document).prefix(32)) + "\""
+            let etag = ModelEntry.etag(for: document)
             if let ifNoneMatch = request.header("if-none-match"), entityTags(ifNoneMatch).contains(where: { $0 == "*" || $0 == etag }) {
                 return HTTPResponse(status: 304, headers: [("ETag", etag)])
             }
