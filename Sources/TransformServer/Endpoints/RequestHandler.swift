@@ -27,7 +27,8 @@ struct RequestHandler {
         // API.md: a failing request with an NDJSON body is answered without reading it, then the connection closes.
         case .failure(let response): return (isNDJSON(head) ? .rejectNow(response) : .reject(response), nil)
         case .success(let request):
-            if case .conversion = request.route.kind, isNDJSON(head) {
+            // Only the /array routes accept NDJSON (checkMediaType answered 415 elsewhere).
+            if case .conversion(_, .array) = request.route.kind, isNDJSON(head) {
                 // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
                 return (.stream, request)
             }
@@ -77,10 +78,9 @@ struct RequestHandler {
         let converter = NDJSONConverter(
             snapshot: context.registry.current, model: request.route.model!, options: options,
             kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes)
-        let acceptEncoding = head.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
         context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
         return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
-                            gzipOutput: AcceptEncoding.acceptsGzip(acceptEncoding), http10: head.versionMinor == 0)
+                            gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0)
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {

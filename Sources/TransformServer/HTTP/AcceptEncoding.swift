@@ -127,3 +127,10 @@ enum AcceptEncoding {
     private static let one = UInt8(ascii: "1")
     private static let nine = UInt8(ascii: "9")
 }
+
+extension HTTPRequestHead {
+    /// Whether the client accepts a gzip-coded answer (RFC 9110 §5.3: repeated fields are one list).
+    var acceptsGzip: Bool {
+        AcceptEncoding.acceptsGzip(headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", "))
+    }
+}

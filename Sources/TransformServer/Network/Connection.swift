@@ -215,13 +215,7 @@ final class Connection {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
             // not read: shut the write side and discard input for up to 2 s (a lingering close).
             machine.abandonBody()
-            let head = streamHead
-            let route = routed?.route
-            afterFlush = { [self] in
-                server.requestCompleted(head: head, route: route, status: 200, bytes: 0, requestId: requestId,
-                                        started: requestStart)
-                linger()
-            }
+            completeAfterFlush(head: streamHead, route: routed?.route, status: 200, bytes: 0) { [self] in linger() }
         } else if streamJobs == 0 {
             resumeReading()
         }
@@ -245,19 +239,7 @@ final class Connection {
         guard !closed else { return }
         enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
-        let start = requestStart
-        let id = requestId
-        let route = routed?.route
-        afterFlush = { [self] in
-            server.requestCompleted(head: head, route: route, status: 200, bytes: 0, requestId: id, started: start)
-            requestId = ""
-            if closing {
-                self.close()
-            } else {
-                requestStart = Clock.now()
-                responded()
-            }
-        }
+        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0) { [self] in next(closing: closing) }
         flush()
     }
 
@@ -282,21 +264,34 @@ final class Connection {
 
     private func send(_ response: HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
         let (bytes, status, closing) = server.render(response, head: head, requestId: requestId, close: close)
-        let start = requestStart
-        let id = requestId
         enqueue(bytes)
-        afterFlush = { [self] in
-            server.requestCompleted(head: head, route: route, status: status, bytes: bytes.count, requestId: id,
-                                    started: start)
-            requestId = ""
-            if closing {
-                self.close()
-            } else {
-                requestStart = Clock.now()
-                responded()
-            }
+        completeAfterFlush(head: head, route: route, status: status, bytes: bytes.count) { [self] in
+            next(closing: closing)
         }
         flush()
+    }
+
+    /// Once the answer is written: logs and counts the request, forgets its id, then runs `then`.
+    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int,
+                                    then: @escaping () -> Void) {
+        let start = requestStart
+        let id = requestId
+        afterFlush = { [self] in
+            server.requestCompleted(head: head, route: route, status: status, bytes: bytes, requestId: id,
+                                    started: start)
+            requestId = ""
+            then()
+        }
+    }
+
+    /// After an answer: close, or start timing and serving the next request.
+    private func next(closing: Bool) {
+        if closing {
+            close()
+        } else {
+            requestStart = Clock.now()
+            responded()
+        }
     }
 
     /// Moves on to the next request: at once, without a trip through the queue (the common case), unless
@@ -314,9 +309,7 @@ final class Connection {
         let confined = Unchecked(self)
         loop.queue.async {
             let connection = confined.value
-            guard !connection.closed else { return }
-            connection.perform(connection.machine.responded(closed: false, now: Clock.now()))
-            if !connection.machine.isHandling { connection.resumeReading() }
+            if !connection.closed { connection.responded() }  // a fresh turn: nothing is nested any more
         }
     }
 

@@ -54,7 +54,6 @@ final class EventLoop: @unchecked Sendable {
     /// Must run on `queue`.
     func add(_ connection: Connection) { connections[connection.fd] = connection }
     func remove(_ connection: Connection) { connections[connection.fd] = nil }
-    var connectionCount: Int { connections.count }
 
     /// Must run on `queue`: watches `fd` for input and/or output (`registered`: it is watched already); neither
     /// stops watching it. False when the kernel refuses (the connection should close).

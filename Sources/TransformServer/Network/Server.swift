@@ -92,10 +92,8 @@ final class Server: @unchecked Sendable {
         response.headers.append(("X-Request-Id", requestId))
         let isJSONBody = response.header("content-type") != nil
         if isJSONBody || response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
-        // RFC 9110 §5.3: repeated fields are one comma-separated list.
-        let acceptEncoding = head?.headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", ")
-        let gzip = isJSONBody && AcceptEncoding.acceptsGzip(acceptEncoding)
-            && response.body.count >= context.configuration.gzipMinBytes
+        let gzip = isJSONBody && response.body.count >= context.configuration.gzipMinBytes
+            && (head?.acceptsGzip ?? false)
         if gzip {
             response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
             response.headers.append(("Content-Encoding", "gzip"))
