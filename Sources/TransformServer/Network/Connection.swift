@@ -271,7 +271,8 @@ final class Connection {
         flush()
     }
 
-    /// Once the answer is written: logs and counts the request, forgets its id, then runs `then`.
+    /// Once the answer is written: logs and counts the request, forgets its id and route (a next answer given
+    /// from its head alone, such as 411, must not inherit them), then runs `then`.
     private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int,
                                     then: @escaping () -> Void) {
         let start = requestStart
@@ -280,6 +281,7 @@ final class Connection {
             server.requestCompleted(head: head, route: route, status: status, bytes: bytes, requestId: id,
                                     started: start)
             requestId = ""
+            routed = nil
             then()
         }
     }

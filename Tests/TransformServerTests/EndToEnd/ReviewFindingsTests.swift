@@ -47,6 +47,19 @@ import Testing
         #expect(!metrics.contains("Nobody"))
     }
 
+    /// A request answered from its head alone (411: no length) counts under its own route, not under the route of
+    /// the request before it on the same connection.
+    @Test func anAnswerFromTheHeadAloneCountsUnderItsOwnRoute() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        #expect(try client.request("GET", "/health").status == 200)
+        try client.send("POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try client.read().status == 411)
+        let metrics = try server.client().request("GET", "/metrics").text
+        #expect(metrics.contains(#"transform_http_requests_total{method="POST",route="/convert/{model}",status="411"} 1"#))
+        #expect(!metrics.contains(#"route="/health",status="411""#))
+    }
+
     @Test func theConflictMessageSaysWhereTheModelIsUsed() throws {
         let server = try ServerProcess(environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
         let response = try server.client().request("DELETE", "/schemas/Owner", headers: ["Authorization": "Bearer tok"])
