@@ -121,16 +121,20 @@ def command_output(*command):
         return "unknown"
 
 
-def machine_info():
-    """What the numbers depend on: cores, CPU model, kernel, date, and the versions of the tools compared."""
-    cpu = "unknown"
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo, or None."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return None
+
+
+def machine_info():
+    """What the numbers depend on: cores, CPU model, kernel, date, and the versions of the tools compared."""
+    cpu = cpu_model() or "unknown"
     swift = command_output("swift", "--version").splitlines()[0] if shutil.which("swift") else "unknown"
     tools = {"swift": swift.replace("Swift version ", ""), "python": platform.python_version()}
     for package in PYTHON_PACKAGES:

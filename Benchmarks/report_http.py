@@ -34,6 +34,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
+from report_core import cpu_model, first_difference  # Benchmarks/, this script's folder, is on sys.path
+
 OURS = "TransformServer"
 # Targets from the issue, shown next to the results (not pass/fail).
 TARGET_RATIO_VS_NGINX = 0.9
@@ -115,13 +117,8 @@ def parse_wrk(text):
     if not match:
         return None, ["no BENCH_RESULT line in wrk's output (did wrk or post.lua fail?)"]
     run = json.loads(match.group(1))
-    # wrk's own summary lines, which appear only when there is something to report.
-    non2xx3xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    if non2xx3xx:
-        failures.append("wrk counted %s non-2xx/3xx responses" % non2xx3xx.group(1))
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-    if socket_errors:
-        failures.append("wrk " + socket_errors.group(0))
+    # post.lua reports wrk's own error counters (connect, read, write, status, timeout): the numbers behind
+    # wrk's "Socket errors" and "Non-2xx or 3xx responses" lines.
     if run["non2xx"]:
         failures.append("post.lua counted %d non-2xx responses (the first was %d)"
                         % (run["non2xx"], run["first_bad_status"]))
@@ -182,31 +179,11 @@ def wrk_run(args):
 # ---------------------------------------------------------------------------------------------------------------
 # JSON comparison
 
-def json_differences(a, b, path=""):
-    if type(a) is not type(b):
-        return ["%s: %r != %r" % (path or "/", a, b)]
-    if isinstance(a, dict):
-        out = []
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                out.append("%s/%s: only in %s" % (path, k, "the first" if k in a else "the second"))
-            else:
-                out.extend(json_differences(a[k], b[k], "%s/%s" % (path, k)))
-        return out
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return ["%s: %d != %d elements" % (path or "/", len(a), len(b))]
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in json_differences(x, y, "%s/%d" % (path, i))]
-    return [] if a == b else ["%s: %r != %r" % (path or "/", a, b)]
-
-
 def same_json(args):
-    a = json.loads(Path(args.a).read_bytes())
-    b = json.loads(Path(args.b).read_bytes())
-    differences = json_differences(a, b)
-    for d in differences[:20]:
-        print("    " + d)
-    return 1 if differences else 0
+    difference = first_difference(json.loads(Path(args.a).read_bytes()), json.loads(Path(args.b).read_bytes()))
+    if difference:
+        print("    %s: %s" % (difference[0] or "/", difference[1]))
+    return 1 if difference else 0
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -286,14 +263,6 @@ def _first_line(command):
 
 
 def machine():
-    cpu_model = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu_model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     versions = {}
     for package in ("fastapi", "pydantic", "pydantic-core", "starlette", "uvicorn", "uvloop", "httptools",
                     "matplotlib"):
@@ -304,7 +273,7 @@ def machine():
     return {
         "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "nproc": os.cpu_count(),
-        "cpu_model": cpu_model,
+        "cpu_model": cpu_model(),
         "kernel": platform.release(),
         "python": platform.python_version(),
         "nginx": _first_line([os.environ.get("BENCH_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx", "-v"]),

@@ -10,26 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=scripts/fuzz-target.sh
+source scripts/fuzz-target.sh
+
 seconds=${1:-30}
-clang=${CLANG:-$(command -v clang || true)}
-if [[ -z "$clang" ]]; then
-  echo "fuzz-parser: clang not found (set CLANG, or install it: apt-get install clang)" >&2
-  exit 2
-fi
-
-# lld, when present, links the sanitizer runtimes without gold's "cannot export local symbol" noise.
-linker=()
-if [[ -x "$(dirname "$clang")/ld.lld" ]] || command -v ld.lld > /dev/null; then
-  linker=(-fuse-ld=lld)
-fi
-
 out=.build-fuzz
+build_fuzz_target fuzz-parser
 mkdir -p "$out/corpus"
-"$clang" "${linker[@]}" -std=c11 -g -O1 -Wall -Wextra -Werror \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -I Sources/CHTTPParser/include \
-  Sources/CHTTPParser/chttp_parser.c Tests/CHTTPParserTests/Fuzz/fuzz_request.c \
-  -o "$out/fuzz_request"
 
 echo "==> fuzzing CHTTPParser for ${seconds} s"
 "$out/fuzz_request" -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \

@@ -14,25 +14,12 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/stage.sh
 source scripts/stage.sh  # (the working directory is the repository)
-
-clang=${CLANG:-$(command -v clang || true)}
-if [[ -z "$clang" ]]; then
-  echo "test-sanitized: clang not found (set CLANG, or install it: apt-get install clang)" >&2
-  exit 2
-fi
-
-# lld, when present, links the sanitizer runtimes without gold's "cannot export local symbol" noise.
-linker=()
-if [[ -x "$(dirname "$clang")/ld.lld" ]] || command -v ld.lld > /dev/null; then
-  linker=(-fuse-ld=lld)
-fi
+# shellcheck source=scripts/fuzz-target.sh
+source scripts/fuzz-target.sh
 
 fuzz_replay() {
   local out=.build-fuzz
-  mkdir -p "$out"
-  "$clang" "${linker[@]}" -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -I Sources/CHTTPParser/include Sources/CHTTPParser/chttp_parser.c Tests/CHTTPParserTests/Fuzz/fuzz_request.c \
-    -o "$out/fuzz_request"
+  build_fuzz_target test-sanitized
   "$out/fuzz_request" -artifact_prefix="$out/" Tests/CHTTPParserTests/Fuzz/corpus/*
   rm -rf "$out/replay-corpus" && mkdir "$out/replay-corpus"
   "$out/fuzz_request" -seed=1 -runs=100000 -max_len=4096 -dict=Tests/CHTTPParserTests/Fuzz/http.dict \

@@ -31,6 +31,19 @@ enum BenchmarkTiming {
         return samples.sorted()[rounds / 2]
     }
 
+    /// What both executables do once their first conversion succeeded: write its `output` (`--print`), run `work`
+    /// exactly `iterations` times untimed (`--iterations`, for callgrind), or time it and print the result line.
+    static func run(output: @autoclosure () -> [UInt8], print printing: Bool, iterations: Int?, seconds: Double,
+                    model: String, inputBytes: Int, _ work: () -> Void) {
+        if printing {
+            write(output(), to: 1)
+        } else if let iterations {
+            for _ in 0..<iterations { work() }
+        } else {
+            print(resultLine(model: model, inputBytes: inputBytes, nanoseconds: measure(seconds: seconds, work)))
+        }
+    }
+
     /// The result line: `{"model":…,"input_bytes":…,"ns_per_op":…,"mb_per_s":…}`.
     static func resultLine(model: String, inputBytes: Int, nanoseconds: Double) -> String {
         let megabytesPerSecond = Double(inputBytes) / nanoseconds * 1_000

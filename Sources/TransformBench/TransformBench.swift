@@ -58,18 +58,10 @@ enum TransformBench {
             BenchmarkTiming.fail(
                 "TransformBench: \(arguments.input) does not convert as \(arguments.model): \(failure)", status: 1)
         }
-        if arguments.print {
-            BenchmarkTiming.write(first.body, to: 1)
-            return
-        }
-        if let iterations = arguments.iterations {
-            for _ in 0..<iterations { BenchmarkTiming.blackHole(convert()) }
-            return
-        }
-        let nanoseconds = BenchmarkTiming.measure(seconds: arguments.seconds) {
+        BenchmarkTiming.run(output: first.body, print: arguments.print, iterations: arguments.iterations,
+                            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count) {
             BenchmarkTiming.blackHole(convert())
         }
-        print(BenchmarkTiming.resultLine(model: arguments.model, inputBytes: input.count, nanoseconds: nanoseconds))
     }
 
     static func parse(_ arguments: [String]) -> Arguments? {

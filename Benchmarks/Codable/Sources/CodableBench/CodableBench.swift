@@ -49,18 +49,10 @@ enum CodableBench {
         } catch {
             BenchmarkTiming.fail("CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
         }
-        if arguments.print {
-            BenchmarkTiming.write(Array(first), to: 1)
-            return
-        }
-        if let iterations = arguments.iterations {
-            for _ in 0..<iterations { BenchmarkTiming.blackHole(try? convert(input)) }
-            return
-        }
-        let nanoseconds = BenchmarkTiming.measure(seconds: arguments.seconds) {
+        BenchmarkTiming.run(output: Array(first), print: arguments.print, iterations: arguments.iterations,
+                            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count) {
             BenchmarkTiming.blackHole(try? convert(input))
         }
-        print(BenchmarkTiming.resultLine(model: arguments.model, inputBytes: input.count, nanoseconds: nanoseconds))
     }
 
     /// One conversion of `Model` (or an array of them): decode, then encode. The decoder and encoder are made
