@@ -73,11 +73,7 @@ struct ModelDifference {
         self.a = a
         self.b = b
         for (bytes, tape) in [(a.out, \ModelDifference.tapeA), (b.out, \ModelDifference.tapeB)] {
-            var scanned = JSONTape()
-            bytes.withUnsafeBytes { raw in
-                do throws(JSONSyntaxError) { try JSONScanner.scan(raw, into: &scanned, maxDepth: Int.max) } catch {}
-            }
-            self[keyPath: tape] = scanned
+            self[keyPath: tape] = (try? JSONTape.scanning(bytes, maxDepth: Int.max).get()) ?? JSONTape()
         }
     }
 

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension Converter {
-    /// `array` and `set`: without an element type the array as is; with one, each element converted and dropped
-    /// (`element_dropped`, the cause in the message) when it gives no value or only the implicit default.
-    /// A set then removes elements whose output bytes equal an earlier element's.
+    /// `array` and `set`: without an element type the array as is (each element written as is, for a set); with
+    /// one, each element converted and dropped (`element_dropped`, the cause in the message) when it gives no value
+    /// or only the implicit default. A set then removes elements whose output bytes equal an earlier element's.
     mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool) -> TypeCoercion.Result {
-        guard let element else {
-            if deduplicate { return convertUntypedSet(ref) }
+        guard element != nil || deduplicate else {
             writeAny(ref)
             return .value
         }
@@ -21,7 +20,9 @@ extension Converter {
             let elementStart = out.count
             if !kept.isEmpty { out.append(.comma) }
             let valueStart = out.count
-            let result = convert(ValueRef(document: ref.document, index: index), as: element)
+            let item = ValueRef(document: ref.document, index: index)
+            let result: TypeCoercion.Result
+            if let element { result = convert(item, as: element) } else { writeAny(item); result = .value }
             if result.outcome != .value {
                 out.removeSubrange(elementStart...)
                 let cause = result.issue?.message ?? (result.outcome == .noValue ? "null" : "no value")
@@ -50,28 +51,6 @@ extension Converter {
         if let candidates = seen[hash], candidates.contains(where: { out[kept[$0]].elementsEqual(bytes) }) { return true }
         seen[hash, default: []].append(kept.count)
         return false
-    }
-
-    private mutating func convertUntypedSet(_ ref: ValueRef) -> TypeCoercion.Result {
-        let document = documents[ref.document]
-        out.append(.openBracket)
-        var kept: [Range<Int>] = []
-        var seen: [Int: [Int]] = [:]
-        var index = ref.index + 1
-        for i in 0..<document.tokens[ref.index].count {
-            path.push(.index(i))
-            let elementStart = out.count
-            if !kept.isEmpty { out.append(.comma) }
-            let valueStart = out.count
-            writeAny(ValueRef(document: ref.document, index: index))
-            if isDuplicate(valueStart..<out.count, of: kept, seen: &seen) { out.removeSubrange(elementStart...) } else {
-                kept.append(valueStart..<out.count)
-            }
-            path.pop()
-            index = document.tokens[index].next
-        }
-        out.append(.closeBracket)
-        return .value
     }
 
     /// `dictionary`: keys kept (duplicates resolved), each value converted as an element when typed.

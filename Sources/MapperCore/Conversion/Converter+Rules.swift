@@ -167,29 +167,19 @@ extension Converter {
     static func length(of canonical: [UInt8], kind: CompiledValue.Kind) -> Int {
         switch kind {
         case .array, .set, .dictionary:
-            var tape = JSONTape()
-            let scanned: Bool = canonical.withUnsafeBytes { bytes in
-                do throws(JSONSyntaxError) {
-                    try JSONScanner.scan(bytes, into: &tape, maxDepth: 2048)
-                    return true
-                } catch { return false }
-            }
-            return scanned ? tape.tokens[0].count : 0
+            guard case .success(let tape) = JSONTape.scanning(canonical, maxDepth: 2048) else { return 0 }
+            return tape.tokens[0].count
         default:
-            return decodedString(canonical).reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            return decodedString(canonical).reduce(0) { $0 + ($1.isUTF8Continuation ? 0 : 1) }
         }
     }
 
     /// The decoded UTF-8 of a canonical JSON string (its escapes are only the canonical few).
     static func decodedString(_ canonical: [UInt8]) -> [UInt8] {
-        var tape = JSONTape()
         var decoded: [UInt8] = []
-        canonical.withUnsafeBytes { bytes in
-            do throws(JSONSyntaxError) {
-                try JSONScanner.scan(bytes, into: &tape, maxDepth: 1)
-                if tape.tokens[0].kind == .string { JSONStrings.decode(tape.tokens[0], in: bytes, into: &decoded) }
-            } catch {}
-        }
+        guard case .success(let tape) = JSONTape.scanning(canonical, maxDepth: 1), tape.tokens[0].kind == .string
+        else { return decoded }
+        canonical.withUnsafeBytes { JSONStrings.decode(tape.tokens[0], in: $0, into: &decoded) }
         return decoded
     }
 }

@@ -121,14 +121,7 @@ extension Converter {
     private mutating func rebuild(_ object: EditableObject, mergedDuplicates: [(key: [UInt8], pointer: String)]) -> ValueRef? {
         var bytes: [UInt8] = []
         write(object, into: &bytes)
-        var tape = JSONTape()
-        let scanned: Bool = bytes.withUnsafeBytes { raw in
-            do throws(JSONSyntaxError) {
-                try JSONScanner.scan(raw, into: &tape, maxDepth: Int.max)
-                return true
-            } catch { return false }
-        }
-        guard scanned else { return nil }
+        guard case .success(let tape) = JSONTape.scanning(bytes, maxDepth: Int.max) else { return nil }
         var origins: [Int: String] = [:]
         tape.tokens.withUnsafeBufferPointer { tokens in
             func map(_ object: EditableObject, at index: Int) {

@@ -47,7 +47,7 @@ extension FloatFormatting {
         }
 
         private mutating func consume(_ byte: UInt8) {
-            guard Byte.isDigit(byte) else {
+            guard byte.isASCIIDigit else {
                 switch byte {
                 case Byte.dot: part = .fraction
                 case Byte.lowerE, Byte.upperE: part = .exponent

@@ -37,13 +37,13 @@ extension NumberText {
             negative = index < text.count && text[index] == Byte.minus
             if negative { index += 1 }
             let integerStart = index
-            while index < text.count, Byte.isDigit(text[index]) { index += 1 }
+            while index < text.count, text[index].isASCIIDigit { index += 1 }
             integerDigits = integerStart..<index
             var fractionStart = index
             if index < text.count, text[index] == Byte.dot {
                 index += 1
                 fractionStart = index
-                while index < text.count, Byte.isDigit(text[index]) { index += 1 }
+                while index < text.count, text[index].isASCIIDigit { index += 1 }
             }
             fractionDigits = fractionStart..<index
             var exponentIsNegative = false

@@ -35,7 +35,7 @@ enum NumberText {
         guard index < end else { return false }
         if text[index] == Byte.zero {
             index += 1
-        } else if Byte.isDigit(text[index]) {
+        } else if text[index].isASCIIDigit {
             index = skipDigits(text, from: index)
         } else {
             return false
@@ -59,8 +59,8 @@ enum NumberText {
     static func trimmingJSONWhitespace(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0
         var end = text.count
-        while start < end, Byte.isJSONWhitespace(text[start]) { start += 1 }
-        while end > start, Byte.isJSONWhitespace(text[end - 1]) { end -= 1 }
+        while start < end, text[start].isJSONWhitespace { start += 1 }
+        while end > start, text[end - 1].isJSONWhitespace { end -= 1 }
         return UnsafeRawBufferPointer(rebasing: text[start..<end])
     }
 
@@ -140,7 +140,7 @@ enum NumberText {
 
     private static func skipDigits(_ text: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
-        while index < text.count, Byte.isDigit(text[index]) { index += 1 }
+        while index < text.count, text[index].isASCIIDigit { index += 1 }
         return index
     }
 }
@@ -161,14 +161,6 @@ extension NumberText {
         static let lineFeed = UInt8(ascii: "\n")
         static let carriageReturn = UInt8(ascii: "\r")
         static let nul: UInt8 = 0
-
-        static func isDigit(_ byte: UInt8) -> Bool {
-            byte >= zero && byte <= nine
-        }
-
-        // RFC 8259 §2 — ws = *( %x20 / %x09 / %x0A / %x0D )
-        static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-            byte == space || byte == tab || byte == lineFeed || byte == carriageReturn
-        }
+        // Digits and JSON whitespace are classified by UInt8.isASCIIDigit and UInt8.isJSONWhitespace.
     }
 }

@@ -44,7 +44,7 @@ enum ValueDescription {
     private static func prefix(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.count > maxShownBytes else { return bytes }
         var end = maxShownBytes
-        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        while end > 0, bytes[end].isUTF8Continuation { end -= 1 }
         return Array(bytes[..<end])
     }
 }

@@ -73,6 +73,19 @@ struct JSONTape: Sendable {
         containerStack = []
     }
 
+    /// Scans `bytes` into a fresh tape: the tape, or the syntax error.
+    static func scanning(_ bytes: [UInt8], maxDepth: Int) -> Result<JSONTape, JSONSyntaxError> {
+        var tape = JSONTape()
+        return bytes.withUnsafeBytes { raw in
+            do throws(JSONSyntaxError) {
+                try JSONScanner.scan(raw, into: &tape, maxDepth: maxDepth)
+                return .success(tape)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// Empties the tape, keeping its capacity for the next scan.
     mutating func removeAll() {
         tokens.removeAll(keepingCapacity: true)

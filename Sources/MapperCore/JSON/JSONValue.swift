@@ -33,16 +33,7 @@ indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue {
     /// Parses one JSON document.
     static func parse(_ bytes: [UInt8], maxDepth: Int = 1024) throws(JSONSyntaxError) -> JSONValue {
-        var tape = JSONTape()
-        let failure: JSONSyntaxError? = bytes.withUnsafeBytes { raw in
-            do throws(JSONSyntaxError) {
-                try JSONScanner.scan(raw, into: &tape, maxDepth: maxDepth)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        let tape = try JSONTape.scanning(bytes, maxDepth: maxDepth).get()
         return bytes.withUnsafeBytes { raw in
             tape.tokens.withUnsafeBufferPointer { tokens in
                 var index = 0

@@ -537,17 +537,9 @@ extension JSONScannerTests {
 // MARK: - Fixtures
 
 extension JSONTape {
-    /// Scans `bytes` into a fresh tape: the tape, or the error.
-    static func scanning(_ bytes: [UInt8], maxDepth: Int = 512) -> Result<JSONTape, JSONSyntaxError> {
-        var tape = JSONTape()
-        return bytes.withUnsafeBytes { buffer in
-            do throws(JSONSyntaxError) {
-                try JSONScanner.scan(buffer, into: &tape, maxDepth: maxDepth)
-                return .success(tape)
-            } catch {
-                return .failure(error)
-            }
-        }
+    /// Scans `bytes` into a fresh tape at the tests' usual depth limit.
+    static func scanning(_ bytes: [UInt8]) -> Result<JSONTape, JSONSyntaxError> {
+        scanning(bytes, maxDepth: 512)
     }
 
     static func scanning(_ text: String, maxDepth: Int = 512) -> Result<JSONTape, JSONSyntaxError> {
