@@ -17,6 +17,9 @@ struct RequestHandler {
         var query: [String: String]
         var body: [UInt8]
         var requestId: String
+        /// The registry as it was when the head was decided: every check of the head, and a stream's converter,
+        /// see this one version (a whole body is converted with the version current when it has arrived).
+        var snapshot: RegistrySnapshot
 
         func header(_ name: String) -> String? { head.firstValue(of: name) }
     }
@@ -43,9 +46,10 @@ struct RequestHandler {
             return .failure(ErrorResponse.notFound())
         }
         guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
-        var request = Request(head: head, route: route, query: [:], body: [], requestId: "")
+        var request = Request(head: head, route: route, query: [:], body: [], requestId: "",
+                              snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
-        if let model = route.model, !context.registry.current.contains(model), !(route.kind == .schema && head.method == "PUT") {
+        if let model = route.model, !request.snapshot.contains(model), !(route.kind == .schema && head.method == "PUT") {
             return .failure(ErrorResponse.unknownModel(model))
         }
         switch route.kind {
@@ -57,7 +61,7 @@ struct RequestHandler {
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .schema, .schemas:
-            if let failure = SchemasEndpoint.checkPreconditions(request, context: context) { return .failure(failure) }
+            if let failure = SchemasEndpoint.checkPreconditions(request) { return .failure(failure) }
             if ["PUT", "POST"].contains(head.method) {
                 if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
@@ -76,7 +80,7 @@ struct RequestHandler {
         options.input = request.query["from"] == "model" ? .model : .wire
         options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
         let converter = NDJSONConverter(
-            snapshot: context.registry.current, model: request.route.model!, options: options,
+            snapshot: request.snapshot, model: request.route.model!, options: options,
             kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes)
         context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
         return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),

@@ -32,9 +32,9 @@ enum SchemasEndpoint {
     }
 
     /// `If-Match` on PUT and DELETE (412), `If-None-Match` on GET (304), RFC 9110 §13.1.
-    static func checkPreconditions(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse? {
+    static func checkPreconditions(_ request: RequestHandler.Request) -> HTTPResponse? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
-        let current = context.registry.current.entries[name]
+        let current = request.snapshot.entries[name]
         if ["PUT", "DELETE"].contains(request.head.method), let ifMatch = request.header("if-match") {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
