@@ -30,13 +30,12 @@ final class Connection {
     private var requestStart: UInt64 = 0
     /// The request routed when its head was decided; `handle` and the stream reuse it.
     private var routed: RequestHandler.Request?
-    /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order), and
-    /// whether its response head is written.
+    /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order; its head
+    /// is `routed`'s), and whether its response head is written.
     private var stream: StreamBox?
     private var streamQueue: DispatchQueue?
     /// Chunks handed to the worker and not yet written back; reading waits while there are any.
     private var streamJobs = 0
-    private var streamHead: HTTPRequestHead?
     private var streamHeadSent = false
     /// Reading paused because too much output is waiting to be written.
     private var pausedForOutput = false
@@ -134,7 +133,6 @@ final class Connection {
                 if decision == .stream, let request {
                     stream = server.handler.makeStream(request).map(StreamBox.init)
                     streamQueue = server.workers.queue()
-                    streamHead = head
                     streamHeadSent = false
                 }
                 perform(machine.decided(decision, now: Clock.now()))
@@ -182,7 +180,7 @@ final class Connection {
     // MARK: - Streams
 
     private func sendStreamHead() {
-        guard !streamHeadSent, let stream, let head = streamHead else { return }
+        guard !streamHeadSent, let stream, let head = routed?.head else { return }
         streamHeadSent = true
         var response = stream.value.head()
         response.headers.append(("X-Request-Id", requestId))
@@ -215,7 +213,7 @@ final class Connection {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
             // not read: shut the write side and discard input for up to 2 s (a lingering close).
             machine.abandonBody()
-            completeAfterFlush(head: streamHead, route: routed?.route, status: 200, bytes: 0) { [self] in linger() }
+            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0) { [self] in linger() }
         } else if streamJobs == 0 {
             resumeReading()
         }
