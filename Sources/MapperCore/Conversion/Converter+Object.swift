@@ -52,11 +52,13 @@ extension Converter {
         }
         var index = object.index + 1
         let memberCount = document.tokens[object.index].count
+        var expected = 0  // the key id after the previous key's: input in schema order is matched without hashing
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
-            if let id = keyID(keyToken, in: document.bytes, keys) {
+            if let id = keyID(keyToken, in: document.bytes, keys, expecting: expected) {
                 if slots[frame + id] >= 0 { duplicated.insert(id) }
                 slots[frame + id] = index
+                expected = id + 1
             } else {
                 unread.append(index)
             }
@@ -169,8 +171,12 @@ extension Converter {
     }
 
     /// The slot id of an input key, decoding escapes only when the key has any.
-    private func keyID(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, _ keys: KeyIndex) -> Int? {
-        guard token.hasEscapes else { return keys.id(of: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])) }
+    private func keyID(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, _ keys: KeyIndex, expecting expected: Int)
+        -> Int?
+    {
+        guard token.hasEscapes else {
+            return keys.id(of: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), expecting: expected)
+        }
         var decoded: [UInt8] = []
         JSONStrings.decode(token, in: bytes, into: &decoded)
         return keys.id(of: decoded)
