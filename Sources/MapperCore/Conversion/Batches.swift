@@ -70,13 +70,17 @@ extension RegistrySnapshot {
 
     /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report
     /// (the report's `result`, built only in strict mode, the one mode that can answer with it).
+    ///
+    /// One converter serves every element and writes straight into the output; an element that fails is cut off
+    /// again. Its report starts empty for each element, so elements are judged one by one as before.
     private func batch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
                        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
                        duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
         let strict = options.mode == .strict
         var all = duplicates ?? Diagnostics(strict: strict)
-        var output: [UInt8] = [object ? .openBrace : .openBracket]
-        output.reserveCapacity(body.count / 2)
+        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+        converter.out.reserveCapacity(body.count / 2)
+        converter.out.append(object ? .openBrace : .openBracket)
         var strictResult: [UInt8] = [object ? .openBrace : .openBracket]
         var failed = false
         var warnings = all.entries.count
@@ -109,33 +113,43 @@ extension RegistrySnapshot {
                 }
                 continue
             }
-            let run = run(model, body, tokens, index: element.index, options: options)
-            if run.diagnostics.errorCount > 0 {
+            let elementStart = converter.out.count
+            if elementStart > 1 { converter.out.append(.comma) }
+            converter.out.append(contentsOf: keyBytes)
+            let valueStart = converter.out.count
+            converter.startObject()
+            converter.convertObject(ValueRef(document: 0, index: element.index), as: model)
+            let diagnostics = converter.diagnostics
+            if diagnostics.errorCount > 0 {
+                converter.out.removeSubrange(elementStart...)
                 failed = true
                 warnings += 1
                 if strict {
-                    all.append(run.diagnostics, prefix: prefix())
+                    all.append(diagnostics, prefix: prefix())
                     strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    all.record(prefix(), .elementDropped, "element dropped: \(run.diagnostics.errorCount) error(s)", isError: false)
+                    all.record(prefix(), .elementDropped, "element dropped: \(diagnostics.errorCount) error(s)", isError: false)
                 }
                 continue
             }
-            if !run.diagnostics.isEmpty { all.append(run.diagnostics, prefix: prefix()) }
-            warnings += run.diagnostics.entries.count
-            if output.count > 1 { output.append(.comma) }
-            output.append(contentsOf: keyBytes)
-            output.append(contentsOf: run.out)
+            if !diagnostics.isEmpty { all.append(diagnostics, prefix: prefix()) }
+            warnings += diagnostics.entries.count
             if strict {
-                strictResult.append(contentsOf: modelForm(run, model, body, tokens, index: element.index, options: options))
+                if options.output == .model {
+                    strictResult.append(contentsOf: converter.out[valueStart...])
+                } else {
+                    var modelOptions = options
+                    modelOptions.output = .model
+                    strictResult.append(contentsOf: run(model, body, tokens, index: element.index, options: modelOptions).out)
+                }
             }
         }
-        output.append(object ? .closeBrace : .closeBracket)
+        converter.out.append(object ? .closeBrace : .closeBracket)
         strictResult.append(object ? .closeBrace : .closeBracket)
         if strict, failed || all.errorCount > 0 {
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: strictResult,
                                                                entries: all.entries, maxEntries: options.maxReportEntries)))
         }
-        return .success(Converted(body: output, warnings: warnings, modelHash: nil, diagnostics: all.entries))
+        return .success(Converted(body: converter.out, warnings: warnings, modelHash: nil, diagnostics: all.entries))
     }
 }

@@ -34,6 +34,13 @@ struct Converter {
         self.diagnostics = Diagnostics(strict: options.mode == .strict)
     }
 
+    /// Readies the converter for another object of the same input (the next batch element): an empty report and
+    /// no rebuilt documents. `out` and the scratch stacks keep their contents and capacity.
+    mutating func startObject() {
+        diagnostics = Diagnostics(strict: options.mode == .strict)
+        documents.removeRebuilt()
+    }
+
     var fromModel: Bool { options.input == .model }
     var writesWire: Bool { options.output == .wire }
 

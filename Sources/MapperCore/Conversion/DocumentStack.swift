@@ -48,6 +48,15 @@ struct DocumentStack {
         return rebuilt.count
     }
 
+    /// Forgets every rebuilt document (their memory is freed once nothing refers to it).
+    mutating func removeRebuilt() {
+        guard !rebuilt.isEmpty else { return }
+        rebuilt.removeAll()
+        origins.removeAll()
+        merged.removeAll()
+        owned.removeAll()
+    }
+
     func decodedKey(_ document: Int, _ token: Int) -> [UInt8] {
         var out: [UInt8] = []
         JSONStrings.decode(self[document].tokens[token], in: self[document].bytes, into: &out)
