@@ -8,20 +8,19 @@ extension Converter {
     ///
     /// Each case writes exactly the bytes `convert` would and is one where `convert` records nothing, so taking it
     /// needs no input path and no report (ConversionOptions.commonValueShortcuts turns it off; a test converts
-    /// the same inputs both ways and compares). Values with constraints always go to `convert`.
-    mutating func writeCommonValue(_ ref: ValueRef, as value: CompiledValue) -> Bool {
-        guard value.constraints == nil else { return false }
+    /// the same inputs both ways and compares). Values with constraints never get a `CommonForm`.
+    mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm) -> Bool {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
-        switch (value.kind, token.kind) {
+        switch (form, token.kind) {
         case (.string, .string):
             JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
             return true
         case (.bool, .true):
-            out.append(contentsOf: "true".utf8)
+            TypeCoercion.writeBool(true, into: &out)
             return true
         case (.bool, .false):
-            out.append(contentsOf: "false".utf8)
+            TypeCoercion.writeBool(false, into: &out)
             return true
         case (.integer(let range), .number):
             // Up to 18 digits always fit an Int64; longer or non-canonical numbers take the full reading.
@@ -30,15 +29,14 @@ extension Converter {
             var magnitude: Int64 = 0
             for byte in text where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
             guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return false }
-            out.append(contentsOf: text)
+            out.append(bytes: text)
             return true
         case (.url, .string) where !token.hasEscapes:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard URIReference.isPlainHTTP(text) else { return false }
             JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
             return true
-        case (.date, .string) where !token.hasEscapes && value.dateInput.isEmpty && value.dateOutput == .iso8601
-            && !fromModel:
+        case (.isoDate, .string) where !token.hasEscapes && !fromModel:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return false }
             out.append(.quote)

@@ -79,26 +79,29 @@ extension Converter {
         let objectDepth = path.depth
         // With no repeated key to report, a property with one plain key is settled here when its key is absent
         // and it has no default (a number's implicit zero, or nothing) or when its value is a common case
-        // (writeCommonValue); everything else takes the general path below.
+        // (writeCommonValue), reading only the property's plan; everything else takes the general path below.
         let shortcuts = options.commonValueShortcuts && flat && !fromModel && duplicated.isEmpty
-        for (i, property) in model.properties.enumerated() {
-            if shortcuts, property.plainKeyID >= 0 {
-                let keyToken = slots[frame + property.plainKeyID]
-                let propertyStart = out.count
-                if keyToken < 0, !property.hasDeclaredDefault {
+        let plans = model.plans
+        let fragments = model.fragments
+        for i in plans.indices {
+            let plan = plans[i]
+            if shortcuts, plan.plainKeyID >= 0 {
+                let keyToken = slots[frame + plan.plainKeyID]
+                if keyToken < 0, !plan.hasDeclaredDefault {
                     // Absent, no default: a number's implicit zero, or nothing at all.
-                    if property.value.isNumeric {
+                    if let zero = plan.implicitZero {
                         if !first { out.append(.comma) }
-                        out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
-                        TypeCoercion.writeZero(property.value, into: &out)
+                        out.append(fragments, range: writesWire ? plan.wireFragment : plan.nameFragment)
+                        TypeCoercion.writeZero(isBool: zero == .false, into: &out)
                         first = false
                     }
                     continue
                 }
-                if keyToken >= 0 {
+                if keyToken >= 0, let form = plan.common {
+                    let propertyStart = out.count
                     if !first { out.append(.comma) }
-                    out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
-                    if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: property.value) {
+                    out.append(fragments, range: writesWire ? plan.wireFragment : plan.nameFragment)
+                    if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: form) {
                         holds[holdsFrame + i] = true
                         first = false
                         continue
@@ -106,6 +109,7 @@ extension Converter {
                     out.removeSubrange(propertyStart...)  // not a common case: the general path writes it
                 }
             }
+            let property = model.properties[i]
             let depth = path.depth
             defer { path.truncate(to: depth) }
             let found = locate(property, frame: frame, in: object)

@@ -178,7 +178,18 @@ enum TypeCoercion {
     }
 
     static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {
-        if case .bool = target.kind { out.append(contentsOf: "false".utf8) } else { out.append(UInt8(ascii: "0")) }
+        if case .bool = target.kind { writeZero(isBool: true, into: &out) } else { writeZero(isBool: false, into: &out) }
+    }
+
+    /// `false` for a `bool`, else `0`.
+    static func writeZero(isBool: Bool, into out: inout [UInt8]) {
+        if isBool { writeBool(false, into: &out) } else { out.append(UInt8(ascii: "0")) }
+    }
+
+    /// `true` or `false`, in one copy.
+    static func writeBool(_ value: Bool, into out: inout [UInt8]) {
+        let text: StaticString = value ? "true" : "false"
+        out.append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     // MARK: - number, decimal, string
@@ -190,14 +201,14 @@ enum TypeCoercion {
         case .number:
             out.append(contentsOf: bytes[token.start..<token.end])
             return .value
-        case .true: out.append(contentsOf: "true".utf8); return .value
-        case .false: out.append(contentsOf: "false".utf8); return .value
+        case .true: writeBool(true, into: &out); return .value
+        case .false: writeBool(false, into: &out); return .value
         case .null: return .noValue
         case .array, .object: return dropped(.wrongType, "expected number, got \(ValueDescription.describe(token, in: bytes))")
         case .string:
             switch tableEntry(text) {
-            case .yes?: out.append(contentsOf: "true".utf8)
-            case .no?: out.append(contentsOf: "false".utf8)
+            case .yes?: writeBool(true, into: &out)
+            case .no?: writeBool(false, into: &out)
             case .null?: return .noValue
             case nil:
                 let trimmed = NumberText.trimmingJSONWhitespace(text)

@@ -44,6 +44,11 @@ final class CompiledModel: Sendable {
     let wireIsFlat: Bool
     /// The schema as registered.
     let schema: ModelSchema
+    /// Per property, in `properties` order, the plain facts the conversion loop reads first; the common case
+    /// touches no reference (see `PropertyPlan`).
+    let plans: [PropertyPlan]
+    /// Every property's `"name":` and `"key":` fragments back to back; a plan holds their ranges.
+    let fragments: [UInt8]
 
     init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
          modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
@@ -65,6 +70,9 @@ final class CompiledModel: Sendable {
         self.requireAny = requireAny
         self.transformToJSON = transformToJSON
         self.schema = schema
+        var fragments: [UInt8] = []
+        plans = properties.map { PropertyPlan($0, fragments: &fragments) }
+        self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
         wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
             && properties.allSatisfy { !$0.keys[0].isPath && firstKeys.insert($0.keys[0].components[0]).inserted }
@@ -108,6 +116,56 @@ final class CompiledProperty: Sendable {
         JSONStrings.writeQuoted(keys[0].components[0], into: &fragment)
         fragment.append(.colon)
         wireFragment = fragment
+    }
+}
+
+/// What the conversion loop needs to know about a property before anything else, as plain values: reading a
+/// class instance's fields costs a retain and a release each time, and most properties are settled by these alone
+/// (an absent key, or a common value that `Converter.writeCommonValue` writes directly).
+struct PropertyPlan: Sendable {
+    /// `CompiledProperty.plainKeyID`.
+    let plainKeyID: Int
+    let hasDeclaredDefault: Bool
+    /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
+    let implicitZero: ImplicitZero?
+    /// What `writeCommonValue` may write directly; nil when the value never qualifies (constraints, containers,
+    /// models, custom date formats and the rarer types).
+    let common: CommonForm?
+    /// `"name":` and `"key":` in the model's `fragments`.
+    let nameFragment: Range<Int>
+    let wireFragment: Range<Int>
+
+    enum ImplicitZero: Sendable { case zero, `false` }
+
+    enum CommonForm: Sendable {
+        case string, bool, url
+        case integer(ClosedRange<Int128>)
+        /// A `date` with the built-in input formats and ISO 8601 output.
+        case isoDate
+    }
+
+    init(_ property: CompiledProperty, fragments: inout [UInt8]) {
+        let value = property.value
+        plainKeyID = property.plainKeyID
+        hasDeclaredDefault = property.hasDeclaredDefault
+        switch value.kind {
+        case .bool: implicitZero = .false
+        case .integer, .float, .double: implicitZero = .zero
+        default: implicitZero = nil
+        }
+        switch value.kind {
+        case _ where value.constraints != nil: common = nil
+        case .string: common = .string
+        case .bool: common = .bool
+        case .url: common = .url
+        case .integer(let range): common = .integer(range)
+        case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
+        default: common = nil
+        }
+        nameFragment = fragments.count..<fragments.count + property.nameFragment.count
+        fragments.append(contentsOf: property.nameFragment)
+        wireFragment = fragments.count..<fragments.count + property.wireFragment.count
+        fragments.append(contentsOf: property.wireFragment)
     }
 }
 
