@@ -31,12 +31,12 @@ extension Converter {
         let document = documents[object.document]
         let keys = fromModel ? model.modelKeys : model.wireKeys
         let frame = slots.count
-        slots.append(contentsOf: repeatElement(-1, count: keys.count))
-        defer { slots.removeSubrange(frame...) }
+        slots.append(repeating: -1, count: keys.count)
+        defer { slots.truncate(to: frame) }
 
         // Stage 0: one pass over the input members fills a slot per known key (the last duplicate wins).
         let unreadFrame = unread.count
-        defer { unread.removeSubrange(unreadFrame...) }
+        defer { unread.truncate(to: unreadFrame) }
         var duplicated = Set<Int>()
         var strayDuplicates: [(key: [UInt8], pointer: String)] = []
         var mergedPointers: [Int: String] = [:]
@@ -69,8 +69,8 @@ extension Converter {
         let flat = !writesWire || model.wireIsFlat
         var spans: [(property: Int, start: Int, end: Int)] = []
         let holdsFrame = holds.count
-        holds.append(contentsOf: repeatElement(false, count: model.properties.count))
-        defer { holds.removeSubrange(holdsFrame...) }
+        holds.append(repeating: false, count: model.properties.count)
+        defer { holds.truncate(to: holdsFrame) }
         // Input pointers of required properties that were present but did not convert (rendered only then).
         var failedAt: [Int: String] = [:]
         out.append(.openBrace)
@@ -156,7 +156,7 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        for id in duplicated.subtracting(reportedDuplicates) {
+        for id in duplicated where !reportedDuplicates.contains(id) {
             let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
             strayDuplicates.append((Array(keys.key(id)), pointer))
         }

@@ -71,14 +71,13 @@ extension Converter {
     private static func mayRepeat(_ keyTokens: ArraySlice<Int>, in document: DocumentStack.Document) -> Bool {
         guard keyTokens.count > 1 else { return false }
         guard keyTokens.count <= 32 else { return true }
-        let tokens = keyTokens.map { document.tokens[$0] }
-        if tokens.contains(where: \.hasEscapes) { return true }
-        for i in 1..<tokens.count {
-            let a = UnsafeRawBufferPointer(rebasing: document.bytes[tokens[i].start..<tokens[i].end])
-            for j in 0..<i where tokens[j].end - tokens[j].start == a.count {
-                if a.elementsEqual(UnsafeRawBufferPointer(rebasing: document.bytes[tokens[j].start..<tokens[j].end])) {
-                    return true
-                }
+        let tokens = document.tokens
+        for i in keyTokens.indices {
+            let a = tokens[keyTokens[i]]
+            if a.hasEscapes { return true }
+            let raw = UnsafeRawBufferPointer(rebasing: document.bytes[a.start..<a.end])
+            for j in keyTokens.startIndex..<i where JSONStrings.equals(tokens[keyTokens[j]], in: document.bytes, raw) {
+                return true
             }
         }
         return false

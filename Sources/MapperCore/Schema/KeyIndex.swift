@@ -7,7 +7,7 @@
 /// one, for input in schema order) compares once and skips the hash.
 ///
 ///     keys ["login", "id"]  →  arena "loginid", entries [(0, 5), (5, 2)], table [-1, 1, -1, 0, …]
-struct KeyIndex: Sendable {
+final class KeyIndex: Sendable {
     /// All keys' bytes, concatenated in id order.
     private let arena: [UInt8]
     /// `(offset, length)` of key `id` in `arena`.
@@ -93,15 +93,28 @@ struct KeyIndex: Sendable {
     }
 }
 
+/// Whether `count` bytes at `a` and `b` are equal: eight bytes per load, and the last (partial) word read as the
+/// word that ends at the last byte, overlapping the one before it, so no byte is compared one at a time unless
+/// `count` is below 4.
 @inline(__always)
 func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    var i = 0
-    while i + 8 <= count {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-            return false
+    if count >= 8 {
+        var i = 0
+        while i + 8 < count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
         }
-        i += 8
+        return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
+    if count >= 4 {
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+    }
+    var i = 0
     while i < count {
         if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
         i += 1

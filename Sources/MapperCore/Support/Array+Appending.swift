@@ -22,3 +22,24 @@ extension Array where Element == UInt8 {
         source.withUnsafeBytes { append(bytes: UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 }
+
+extension Array where Element: BitwiseCopyable {
+    /// Appends `count` copies of `value` in one step (a frame of a converter's scratch stacks). The generic
+    /// `append(contentsOf: repeatElement(…))` walks the repetition as a sequence.
+    @inline(__always)
+    mutating func append(repeating value: Element, count: Int) {
+        guard count > 0 else { return }
+        append(addingCapacity: count) { (span: inout OutputSpan<Element>) in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                buffer.baseAddress!.initialize(repeating: value, count: count)
+                initialized = count
+            }
+        }
+    }
+
+    /// Drops every element from `count` on (a frame popped off a scratch stack).
+    @inline(__always)
+    mutating func truncate(to count: Int) {
+        if count < self.count { removeLast(self.count - count) }
+    }
+}

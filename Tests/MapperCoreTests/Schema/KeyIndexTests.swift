@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+
+@testable import MapperCore
+
+struct KeyIndexTests {
+    /// Keys of every length from 0 to 24 and keys that agree on length, head and tail (the hash reads only those).
+    static let keys: [[UInt8]] = (0...24).map { Array(String(repeating: "k", count: $0).utf8) }
+        + ["followers_url", "following_url", "prefix_A_middle_suffix", "prefix_B_middle_suffix", "ab", "ba"]
+            .map { Array($0.utf8) }
+
+    @Test func findsEveryKeyWithAndWithoutAGuess() {
+        let index = KeyIndex(Self.keys)
+        for (id, key) in Self.keys.enumerated() {
+            key.withUnsafeBytes { key in
+                #expect(index.id(of: key) == id)
+                #expect(index.id(of: key, expecting: id) == id)  // the guess is right
+                #expect(index.id(of: key, expecting: (id + 1) % Self.keys.count) == id)  // wrong: falls back to the hash
+                #expect(index.id(of: key, expecting: Self.keys.count + 5) == id)  // out of range: falls back too
+            }
+        }
+    }
+
+    @Test func refusesKeysItDoesNotHold() {
+        let index = KeyIndex(Self.keys)
+        for text in ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K"] {
+            Array(text.utf8).withUnsafeBytes { key in
+                #expect(index.id(of: key) == nil, "\(text)")
+                for guess in 0..<Self.keys.count { #expect(index.id(of: key, expecting: guess) == nil) }
+            }
+        }
+    }
+
+    /// One differing byte at every position of every length up to 40 is found, and equal buffers compare equal.
+    @Test func memcmpEqualComparesEveryByte() {
+        for count in 0...40 {
+            let a = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            a.withUnsafeBytes { pa in
+                a.withUnsafeBytes { pb in
+                    #expect(memcmpEqual(pa.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!,
+                                        pb.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, count))
+                }
+            }
+            for position in 0..<count {
+                var b = a
+                b[position] ^= 0x40
+                a.withUnsafeBytes { pa in
+                    b.withUnsafeBytes { pb in
+                        #expect(!memcmpEqual(pa.baseAddress!, pb.baseAddress!, count), "count \(count), byte \(position)")
+                    }
+                }
+            }
+        }
+    }
+}
