@@ -54,9 +54,10 @@ struct InputPath {
 
     /// Renders the pointer, resolving key tokens through `documents` (raw key bytes unless a key has escapes).
     func render(_ documents: DocumentStack, appending extra: [UInt8]? = nil) -> String {
-        var start = 0
-        for (i, segment) in segments.enumerated().reversed() {
-            if case .reset = segment { start = i; break }
+        var start = segments.count
+        while start > 0 {
+            start -= 1
+            if case .reset = segments[start] { break }
         }
         var out: [UInt8] = []
         out.reserveCapacity(64)

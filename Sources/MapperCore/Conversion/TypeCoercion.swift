@@ -36,6 +36,14 @@ enum TypeCoercion {
     enum TableEntry { case yes, no, null }
 
     static func tableEntry(_ s: UnsafeRawBufferPointer) -> TableEntry? {
+        // Every spelling starts with one of these bytes; number strings, the common case here, start with none.
+        switch s.first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "t"),
+             UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "("), UInt8(ascii: "<"):
+            break
+        default:
+            return nil
+        }
         switch s.count {
         case 2: return s.elementsEqual("no".utf8) || s.elementsEqual("No".utf8) || s.elementsEqual("NO".utf8) ? .no : nil
         case 3:
@@ -64,7 +72,7 @@ enum TypeCoercion {
             writeZero(target, into: &out)
             return Result(outcome: .implicitDefault, issue: Issue(code: code, message: message))
         }
-        func found() -> String { ValueDescription.describe(token, in: bytes) }
+        let found = Found(token: token, bytes: bytes)
         switch token.kind {
         case .number:
             return number(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: target,
@@ -76,7 +84,7 @@ enum TypeCoercion {
                 return .value
             }
             out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-            return coerced(found(), target, out, from: start)
+            return coerced(found, target, out, from: start)
         case .string:
             let entry = tableEntry(text)
             switch entry {
@@ -85,36 +93,36 @@ enum TypeCoercion {
                 if case .bool = target.kind { out.append(contentsOf: (isTrue ? "true" : "false").utf8) } else {
                     out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
                 }
-                return coerced(found(), target, out, from: start)
+                return coerced(found, target, out, from: start)
             case .null?:
-                return implicit(.nullToDefault, "\(found()) is a null spelling; \(target.typeName) left at its default")
+                return implicit(.nullToDefault, "\(found.text) is a null spelling; \(target.typeName) left at its default")
             case nil:
                 let trimmed = NumberText.trimmingJSONWhitespace(text)
                 guard NumberText.isJSONNumber(trimmed) else {
-                    return implicit(.notANumber, "expected \(target.typeName), got \(found())")
+                    return implicit(.notANumber, "expected \(target.typeName), got \(found.text)")
                 }
                 return number(trimmed, as: target, coerced: true, found: found, into: &out)
             }
         case .null:
             return implicit(.nullToDefault, "null converted to the \(target.typeName) default")
         case .array, .object:
-            return implicit(.wrongType, "expected \(target.typeName), got \(found())")
+            return implicit(.wrongType, "expected \(target.typeName), got \(found.text)")
         }
     }
 
     /// A grammar-valid number text into a numeric target.
     private static func number(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
-                               found: () -> String, into out: inout [UInt8]) -> Result {
+                               found: Found, into out: inout [UInt8]) -> Result {
         let start = out.count
         switch target.kind {
         case .bool:
             let isZero = NumberText.isZero(text)
             out.append(contentsOf: (isZero ? "false" : "true").utf8)
-            return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(found(), target, out, from: start) : .value
+            return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(found, target, out, from: start) : .value
         case .integer(let range):
             switch NumberText.readInteger(text, min: range.lowerBound, max: range.upperBound) {
             case .outOfRange:
-                return outOfRange(target, found(), into: &out)
+                return outOfRange(target, found.text, into: &out)
             case .value(let value, let truncated):
                 if !truncated, isCanonicalInteger(text) {
                     out.append(contentsOf: text)  // already the canonical digits: copy, don't reformat
@@ -122,28 +130,28 @@ enum TypeCoercion {
                     FloatFormatting.writeInteger(value, into: &out)
                 }
                 if isCoerced {
-                    var result = coerced(found(), target, out, from: start)
+                    var result = coerced(found, target, out, from: start)
                     if truncated { result.issue?.message += " (fraction truncated)" }
                     return result
                 }
                 if truncated {
                     return Result(outcome: .value, issue: Issue(code: .fractionTruncated, message:
-                        "\(found()) truncated to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
+                        "\(found.text) truncated to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
                 }
                 return .value
             }
         case .float:
             let value = FloatFormatting.readFloat(text)
-            guard value.isFinite else { return outOfRange(target, found(), into: &out) }
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
             FloatFormatting.write(value, into: &out)
         case .double:
             let value = FloatFormatting.readDouble(text)
-            guard value.isFinite else { return outOfRange(target, found(), into: &out) }
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
             FloatFormatting.write(value, into: &out)
         default:
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
-        return isCoerced ? coerced(found(), target, out, from: start) : .value
+        return isCoerced ? coerced(found, target, out, from: start) : .value
     }
 
     /// Whether `text` is an integer exactly as the canonical writer would spell it: an optional `-`, then `0`
@@ -165,16 +173,24 @@ enum TypeCoercion {
                       issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
     }
 
-    private static func coerced(_ found: String, _ target: CompiledValue, _ out: [UInt8], from start: Int) -> Result {
+    private static func coerced(_ found: Found, _ target: CompiledValue, _ out: [UInt8], from start: Int) -> Result {
         // "<found> converted to <type> <written>", in one buffer (this message is the most frequent one).
         var message: [UInt8] = []
-        message.reserveCapacity(found.utf8.count + target.typeName.utf8.count + out.count - start + 15)
-        message.append(contentsOf: found.utf8)
-        message.append(contentsOf: " converted to ".utf8)
-        message.append(contentsOf: target.typeName.utf8)
+        message.reserveCapacity(ValueDescription.maxShownBytes + target.typeName.utf8.count + out.count - start + 32)
+        found.write(into: &message)
+        message.append(" converted to ")
+        message.append(utf8: target.typeName)
         message.append(UInt8(ascii: " "))
-        message.append(contentsOf: out[start...])
+        out.withUnsafeBytes { message.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
         return Result(outcome: .value, issue: Issue(code: .coerced, message: String(decoding: message, as: UTF8.self)))
+    }
+
+    /// The input value as messages show it (`ValueDescription`), described only when a message is written.
+    struct Found {
+        let token: JSONToken
+        let bytes: UnsafeRawBufferPointer
+        var text: String { ValueDescription.describe(token, in: bytes) }
+        func write(into message: inout [UInt8]) { ValueDescription.write(token, in: bytes, into: &message) }
     }
 
     static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {
@@ -188,8 +204,7 @@ enum TypeCoercion {
 
     /// `true` or `false`, in one copy.
     static func writeBool(_ value: Bool, into out: inout [UInt8]) {
-        let text: StaticString = value ? "true" : "false"
-        out.append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        out.append(value ? "true" : "false")
     }
 
     // MARK: - number, decimal, string
@@ -217,36 +232,36 @@ enum TypeCoercion {
                 }
                 out.append(contentsOf: trimmed)
             }
-            return coerced(ValueDescription.describe(token, in: bytes), target, out, from: start)
+            return coerced(Found(token: token, bytes: bytes), target, out, from: start)
         }
     }
 
     static func decimal(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
                         as target: CompiledValue, into out: inout [UInt8]) -> Result {
         let start = out.count
-        let found = { ValueDescription.describe(token, in: bytes) }
+        let found = Found(token: token, bytes: bytes)
         switch token.kind {
         case .number:
             let text = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
             guard let value = DecimalValue(jsonNumber: text) else {
-                return DecimalValue.writeHugeExponent(text, into: &out) ? .value : decimalOutOfRange(found())
+                return DecimalValue.writeHugeExponent(text, into: &out) ? .value : decimalOutOfRange(found.text)
             }
             value.write(into: &out)
             return .value
         case .true, .false:
             out.append(token.kind == .true ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-            return coerced(found(), target, out, from: start)
+            return coerced(found, target, out, from: start)
         case .null: return .noValue
-        case .array, .object: return dropped(.wrongType, "expected decimal, got \(found())")
+        case .array, .object: return dropped(.wrongType, "expected decimal, got \(found.text)")
         case .string:
             let trimmed = NumberText.trimmingJSONWhitespace(text)
-            guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found())") }
+            guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found.text)") }
             if let value = DecimalValue(jsonNumber: trimmed) {
                 value.write(into: &out)
             } else if !DecimalValue.writeHugeExponent(trimmed, into: &out) {
-                return decimalOutOfRange(found())
+                return decimalOutOfRange(found.text)
             }
-            return coerced(found(), target, out, from: start)
+            return coerced(found, target, out, from: start)
         }
     }
 
@@ -272,7 +287,7 @@ enum TypeCoercion {
         case .array, .object:
             return dropped(.wrongType, "expected string, got \(ValueDescription.describe(token, in: bytes))")
         }
-        return coerced(ValueDescription.describe(token, in: bytes), target, out, from: start)
+        return coerced(Found(token: token, bytes: bytes), target, out, from: start)
     }
 
     static func dropped(_ code: DiagnosticCode, _ message: String) -> Result {

@@ -12,12 +12,8 @@ enum ValueDescription {
         case .false: return "boolean false"
         case .number: return "number " + shown(bytes[token.start..<token.end])
         case .string where !token.hasEscapes && token.end - token.start <= maxShownBytes:
-            // Short and without escapes: the raw bytes are what the general path would show (its common case).
             var text: [UInt8] = []
-            text.reserveCapacity(token.end - token.start + 9)
-            text.append(contentsOf: "string \"".utf8)
-            text.append(contentsOf: bytes[token.start..<token.end])
-            text.append(UInt8(ascii: "\""))
+            write(token, in: bytes, into: &text)
             return String(decoding: text, as: UTF8.self)
         case .string:
             var decoded: [UInt8] = []
@@ -29,6 +25,18 @@ enum ValueDescription {
         case .array: return "array"
         case .object: return "object"
         }
+    }
+
+    /// `describe` into a message's bytes, without a `String` in between for the common short string.
+    static func write(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into message: inout [UInt8]) {
+        guard token.kind == .string, !token.hasEscapes, token.end - token.start <= maxShownBytes else {
+            message.append(utf8: describe(token, in: bytes))
+            return
+        }
+        // Short and without escapes: the raw bytes are what the general path would show (its common case).
+        message.append("string \"")
+        message.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
+        message.append(UInt8(ascii: "\""))
     }
 
     static func shown(_ text: Slice<UnsafeRawBufferPointer>) -> String {

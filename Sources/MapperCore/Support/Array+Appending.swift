@@ -16,6 +16,19 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// Appends a literal's UTF-8 bytes (see `append(bytes:)`).
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
+    @inline(__always)
+    mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
     /// Appends `range` of `source` (see `append(bytes:)`).
     @inline(__always)
     mutating func append(_ source: [UInt8], range: Range<Int>) {

@@ -10,14 +10,16 @@ enum JSONPointer {
     }
 
     /// Appends one reference token, escaped, to a pointer's bytes (`~` and `/` are ASCII, so UTF-8 passes as is).
+    /// Runs without either byte, the usual case, are copied whole.
     static func appendEscaped(_ token: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        for byte in token {
-            switch byte {
-            case UInt8(ascii: "~"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "0"))
-            case UInt8(ascii: "/"): out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "1"))
-            default: out.append(byte)
-            }
+        var runStart = 0
+        for (index, byte) in token.enumerated() where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+            out.append(bytes: UnsafeRawBufferPointer(rebasing: token[runStart..<index]))
+            out.append(UInt8(ascii: "~"))
+            out.append(byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1"))
+            runStart = index + 1
         }
+        out.append(bytes: UnsafeRawBufferPointer(rebasing: token[runStart...]))
     }
 
     static func escape(_ token: String) -> String { escape(Array(token.utf8)) }
