@@ -27,7 +27,8 @@ struct HTTPRequestHead: Sendable {
 extension HTTPRequestHead {
     /// The value of the first field named `name` (compared without regard to ASCII case), or nil.
     func firstValue(of name: String) -> String? {
-        let lowercased = name.lowercased()
-        return headers.first { $0.name == lowercased }?.value
+        // Callers mostly pass lowercase names already; lowercasing allocates, so it is done only when needed.
+        let key = name.utf8.contains { $0 &- UInt8(ascii: "A") < 26 } ? name.lowercased() : name
+        return headers.first { $0.name == key }?.value
     }
 }

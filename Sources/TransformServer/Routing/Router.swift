@@ -4,8 +4,10 @@
 enum Router {
     static func match(_ path: String) -> Route? {
         guard path.utf8.first == UInt8(ascii: "/") else { return nil }
-        // Substrings of the path, no copies; only the model name becomes a String.
-        let segments = path.dropFirst().split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        // Substrings of the path, no copies; only the model name becomes a String. Split on the byte: `/` is ASCII,
+        // and splitting on a Character would walk grapheme clusters.
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: 3,
+                                                   omittingEmptySubsequences: false).map { Substring($0) }
         switch segments.count {
         case 1:
             switch segments[0] {
@@ -59,6 +61,8 @@ enum Router {
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the
     /// path is decoded as a whole, as API.md says); nil for malformed escapes or invalid UTF-8.
     static func percentDecode(_ text: Substring) -> String? {
+        // Without a `%` there is nothing to decode, and the text is already valid UTF-8.
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
@@ -85,12 +89,13 @@ enum Router {
     static func split(target: String) -> (path: Substring, query: Substring?) {
         var rest = Substring(target)
         // Origin form ("/path?query") is what clients send; only absolute form needs the authority cut off.
-        if rest.first != "/", let schemeEnd = rest.firstRange(of: "://") {
+        if rest.utf8.first != UInt8(ascii: "/"), let schemeEnd = rest.firstRange(of: "://") {
             let afterAuthority = rest[schemeEnd.upperBound...]
-            rest = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+            rest = afterAuthority.utf8.firstIndex(of: UInt8(ascii: "/")).map { afterAuthority[$0...] } ?? "/"
         }
-        if let question = rest.firstIndex(of: "?") {
-            return (rest[..<question], rest[rest.index(after: question)...])
+        // Searched as bytes: `?` is ASCII, and a Character search would walk grapheme clusters.
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            return (rest[..<question], rest[rest.utf8.index(after: question)...])
         }
         return (rest, nil)
     }
