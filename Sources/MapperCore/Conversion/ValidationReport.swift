@@ -96,6 +96,9 @@ public enum ErrorBody {
         return out
     }
 
+    /// `quoted(text)`, appended to `out`.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) { JSONValue.writeString(text, into: &out) }
+
     /// A whole error body.
     public static func render(status: Int, code: String, message: String, requestId: String?,
                               extra: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
+/// Byte appends for output buffers (public: the server writes its response heads and access log lines with them).
 extension Array where Element == UInt8 {
     /// Appends `bytes` with one capacity check and one copy. `append(contentsOf:)` is generic over its source and
     /// costs about four times as much, which shows for the short fragments a conversion writes most (keys,
     /// numbers, literals).
     @inline(__always)
-    mutating func append(bytes: UnsafeRawBufferPointer) {
+    public mutating func append(bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
@@ -18,13 +19,13 @@ extension Array where Element == UInt8 {
 
     /// Appends a literal's UTF-8 bytes (see `append(bytes:)`).
     @inline(__always)
-    mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
     @inline(__always)
-    mutating func append(utf8 text: String) {
+    public mutating func append(utf8 text: String) {
         var text = text
         text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -40,7 +41,7 @@ extension Array where Element: BitwiseCopyable {
     /// Appends `count` copies of `value` in one step (a frame of a converter's scratch stacks). The generic
     /// `append(contentsOf: repeatElement(…))` walks the repetition as a sequence.
     @inline(__always)
-    mutating func append(repeating value: Element, count: Int) {
+    public mutating func append(repeating value: Element, count: Int) {
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<Element>) in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
@@ -52,7 +53,7 @@ extension Array where Element: BitwiseCopyable {
 
     /// Drops every element from `count` on (a frame popped off a scratch stack).
     @inline(__always)
-    mutating func truncate(to count: Int) {
+    public mutating func truncate(to count: Int) {
         if count < self.count { removeLast(self.count - count) }
     }
 }

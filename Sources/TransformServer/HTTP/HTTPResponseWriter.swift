@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// Serialises a response head and body into one buffer (one `send` per response in the common case).
 ///
 /// The writer adds `Date`, `Content-Length` (or the chunked framing of a streamed response), `Connection: close`
@@ -26,28 +28,35 @@ enum HTTPResponseWriter {
     /// The head of a response.
     static func head(_ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
                      into out: inout [UInt8]) {
-        out.append(contentsOf: "HTTP/1.1 \(response.status) \(HTTPStatus.reason(response.status))\r\n".utf8)
-        out.append(contentsOf: "Date: \(HTTPDate.now())\r\n".utf8)
+        out.append("HTTP/1.1 ")
+        out.append(utf8: String(response.status))
+        out.append(UInt8(ascii: " "))
+        out.append(utf8: HTTPStatus.reason(response.status))
+        out.append("\r\nDate: ")
+        out.append(utf8: HTTPDate.now())
+        out.append("\r\n")
         for (name, value) in response.headers {
-            out.append(contentsOf: name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
+            out.append(utf8: name)
+            out.append(": ")
+            out.append(utf8: value)
+            out.append("\r\n")
         }
         switch framing {
         case .contentLength(let length):
             if response.status != 204, response.status != 304, !(100..<200).contains(response.status) {
-                out.append(contentsOf: "Content-Length: \(length)\r\n".utf8)
+                out.append("Content-Length: ")
+                out.append(utf8: String(length))
+                out.append("\r\n")
             }
-        case .chunked: out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        case .chunked: out.append("Transfer-Encoding: chunked\r\n")
         case .closeDelimited: break
         }
         if closing {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
+            out.append("Connection: close\r\n")
         } else if http10KeepAlive {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            out.append("Connection: keep-alive\r\n")
         }
-        out.append(contentsOf: "\r\n".utf8)
+        out.append("\r\n")
     }
 
     /// One chunk of a chunked body.

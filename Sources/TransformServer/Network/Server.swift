@@ -127,27 +127,32 @@ final class Server: @unchecked Sendable {
                               bytes: Int, microseconds: Int) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(128 + target.utf8.count)
-        func field(_ name: String, _ value: String) {
-            line.append(contentsOf: name.utf8)
-            line.append(contentsOf: ErrorResponse.jsonString(value))
+        func field(_ name: StaticString, _ value: String) {
+            line.append(name)
+            ErrorBody.appendQuoted(value, to: &line)
         }
         field("{\"requestId\":", requestId)
         field(",\"method\":", method)
         field(",\"target\":", target)
         field(",\"route\":", route)
-        line.append(contentsOf: ",\"status\":\(status),\"bytes\":\(bytes),\"durationMs\":\(microseconds / 1000)".utf8)
+        line.append(",\"status\":")
+        line.append(utf8: String(status))
+        line.append(",\"bytes\":")
+        line.append(utf8: String(bytes))
+        line.append(",\"durationMs\":")
+        line.append(utf8: String(microseconds / 1000))
         var fraction = microseconds % 1000
         if fraction == 0 {
-            line.append(contentsOf: ".0".utf8)  // as Double's description wrote whole milliseconds
+            line.append(".0")  // as Double's description wrote whole milliseconds
         } else {
             var digits = 3
             while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
             line.append(UInt8(ascii: "."))
             let text = String(fraction)
-            line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - text.utf8.count))
-            line.append(contentsOf: text.utf8)
+            line.append(repeating: UInt8(ascii: "0"), count: digits - text.utf8.count)
+            line.append(utf8: text)
         }
-        line.append(contentsOf: "}\n".utf8)
+        line.append("}\n")
         return line
     }
 
