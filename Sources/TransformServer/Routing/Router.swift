@@ -4,22 +4,21 @@
 enum Router {
     static func match(_ path: String) -> Route? {
         guard path.utf8.first == UInt8(ascii: "/") else { return nil }
-        // Substrings of the path, no copies; only the model name becomes a String. Split on the byte: `/` is ASCII,
-        // and splitting on a Character would walk grapheme clusters.
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: 3,
-                                                   omittingEmptySubsequences: false).map { Substring($0) }
+        // Up to three segments after the leading `/`, as substrings of the path (no copies; only the model name
+        // becomes a String), found by searching for the `/` byte: no array, and no walk over grapheme clusters.
+        let segments = Segments(path[path.utf8.index(after: path.utf8.startIndex)...])
         switch segments.count {
         case 1:
-            switch segments[0] {
+            switch segments.first {
             case "schemas": return Route(kind: .schemas, template: "/schemas", methods: Methods.getPost)
             case "health": return Route(kind: .health, template: "/health", methods: Methods.get)
             case "ready": return Route(kind: .ready, template: "/ready", methods: Methods.get)
             case "metrics": return Route(kind: .metrics, template: "/metrics", methods: Methods.get)
             default: return nil
             }
-        case 2 where !segments[1].isEmpty:
-            let model = String(segments[1])
-            switch segments[0] {
+        case 2 where !segments.second.isEmpty:
+            let model = String(segments.second)
+            switch segments.first {
             case "convert": return conversion(.convert, .single, "/convert/{model}", model)
             case "normalize": return conversion(.normalize, .single, "/normalize/{model}", model)
             case "validate": return conversion(.validate, .single, "/validate/{model}", model)
@@ -28,9 +27,9 @@ enum Router {
                 return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: Methods.getPutDelete)
             default: return nil
             }
-        case 3 where !segments[1].isEmpty:
-            let model = String(segments[1])
-            switch (segments[0], segments[2]) {
+        case 3 where !segments.second.isEmpty:
+            let model = String(segments.second)
+            switch (segments.first, segments.third) {
             case ("convert", "array"): return conversion(.convert, .array, "/convert/{model}/array", model)
             case ("normalize", "array"): return conversion(.normalize, .array, "/normalize/{model}/array", model)
             case ("validate", "array"): return conversion(.validate, .array, "/validate/{model}/array", model)
@@ -42,6 +41,30 @@ enum Router {
             default: return nil
             }
         default: return nil
+        }
+    }
+
+    /// The first three `/`-separated segments of a path without its leading `/`; `count` is 4 when there are more.
+    private struct Segments {
+        var first: Substring = ""
+        var second: Substring = ""
+        var third: Substring = ""
+        var count = 0
+
+        init(_ text: Substring) {
+            var rest = text
+            while count < 4 {
+                count += 1
+                let end = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+                switch count {
+                case 1: first = rest[..<end]
+                case 2: second = rest[..<end]
+                case 3: third = rest[..<end]
+                default: break
+                }
+                guard end < rest.endIndex else { return }
+                rest = rest[rest.utf8.index(after: end)...]
+            }
         }
     }
 
