@@ -131,6 +131,8 @@ enum AcceptEncoding {
 extension HTTPRequestHead {
     /// Whether the client accepts a gzip-coded answer (RFC 9110 §5.3: repeated fields are one list).
     var acceptsGzip: Bool {
-        AcceptEncoding.acceptsGzip(headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", "))
+        // Most clients send no Accept-Encoding: answer that without building the joined list.
+        guard headers.contains(where: { $0.name == "accept-encoding" }) else { return false }
+        return AcceptEncoding.acceptsGzip(headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", "))
     }
 }
