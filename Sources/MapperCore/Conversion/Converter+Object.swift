@@ -90,8 +90,7 @@ extension Converter {
                 if keyToken < 0, !plan.hasDeclaredDefault {
                     // Absent, no default: a number's implicit zero, or nothing at all.
                     if let zero = plan.implicitZero {
-                        if !first { out.append(.comma) }
-                        out.append(fragments, range: writesWire ? plan.wireFragment : plan.nameFragment)
+                        out.append(fragments, range: plan.fragment(wire: writesWire, first: first))
                         TypeCoercion.writeZero(isBool: zero == .false, into: &out)
                         first = false
                     }
@@ -99,8 +98,7 @@ extension Converter {
                 }
                 if keyToken >= 0, let form = plan.common {
                     let propertyStart = out.count
-                    if !first { out.append(.comma) }
-                    out.append(fragments, range: writesWire ? plan.wireFragment : plan.nameFragment)
+                    out.append(fragments, range: plan.fragment(wire: writesWire, first: first))
                     if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: form) {
                         holds[holdsFrame + i] = true
                         first = false

@@ -47,7 +47,8 @@ final class CompiledModel: Sendable {
     /// Per property, in `properties` order, the plain facts the conversion loop reads first; the common case
     /// touches no reference (see `PropertyPlan`).
     let plans: [PropertyPlan]
-    /// Every property's `"name":` and `"key":` fragments back to back; a plan holds their ranges.
+    /// Every property's `,"name":` and `,"key":` fragments back to back; a plan holds their ranges (the first
+    /// property written skips the comma).
     let fragments: [UInt8]
 
     init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
@@ -131,9 +132,16 @@ struct PropertyPlan: Sendable {
     /// What `writeCommonValue` may write directly; nil when the value never qualifies (constraints, containers,
     /// models, custom date formats and the rarer types).
     let common: CommonForm?
-    /// `"name":` and `"key":` in the model's `fragments`.
+    /// `,"name":` and `,"key":` in the model's `fragments`.
     let nameFragment: Range<Int>
     let wireFragment: Range<Int>
+
+    /// The fragment written before the value: with its comma unless the property is the object's first.
+    @inline(__always)
+    func fragment(wire: Bool, first: Bool) -> Range<Int> {
+        let range = wire ? wireFragment : nameFragment
+        return first ? range.lowerBound + 1..<range.upperBound : range
+    }
 
     enum ImplicitZero: Sendable { case zero, `false` }
 
@@ -162,9 +170,11 @@ struct PropertyPlan: Sendable {
         case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
         default: common = nil
         }
-        nameFragment = fragments.count..<fragments.count + property.nameFragment.count
+        nameFragment = fragments.count..<fragments.count + 1 + property.nameFragment.count
+        fragments.append(.comma)
         fragments.append(contentsOf: property.nameFragment)
-        wireFragment = fragments.count..<fragments.count + property.wireFragment.count
+        wireFragment = fragments.count..<fragments.count + 1 + property.wireFragment.count
+        fragments.append(.comma)
         fragments.append(contentsOf: property.wireFragment)
     }
 }

@@ -14,6 +14,8 @@ final class KeyIndex: Sendable {
     private let entries: [(offset: Int, length: Int)]
     /// Open-addressing slots holding an id, or -1; the count is a power of two at least twice the key count.
     private let table: [Int32]
+    /// Bit `min(n, 63)` is set when some key is `n` bytes long: most unknown keys are refused by this alone.
+    private let lengths: UInt64
 
     var count: Int { entries.count }
 
@@ -36,10 +38,12 @@ final class KeyIndex: Sendable {
         self.arena = arena
         self.entries = entries
         self.table = table
+        lengths = keys.reduce(0) { $0 | 1 << UInt64(min($1.count, 63)) }
     }
 
     /// The id of `key`, or nil.
     func id(of key: UnsafeRawBufferPointer) -> Int? {
+        guard lengths & 1 << UInt64(min(key.count, 63)) != 0 else { return nil }
         let mask = table.count - 1
         var slot = KeyIndex.hash(key) & mask
         while true {

@@ -5,8 +5,9 @@ import Testing
 @testable import MapperCore
 
 struct KeyIndexTests {
-    /// Keys of every length from 0 to 24 and keys that agree on length, head and tail (the hash reads only those).
-    static let keys: [[UInt8]] = (0...24).map { Array(String(repeating: "k", count: $0).utf8) }
+    /// Keys of every length from 0 to 24, two past the length filter's last bit (63), and keys that agree on
+    /// length, head and tail (the hash reads only those).
+    static let keys: [[UInt8]] = ((0...24).map { $0 } + [64, 70]).map { Array(String(repeating: "k", count: $0).utf8) }
         + ["followers_url", "following_url", "prefix_A_middle_suffix", "prefix_B_middle_suffix", "ab", "ba"]
             .map { Array($0.utf8) }
 
@@ -24,7 +25,9 @@ struct KeyIndexTests {
 
     @Test func refusesKeysItDoesNotHold() {
         let index = KeyIndex(Self.keys)
-        for text in ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K"] {
+        let refused = ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K",
+                       String(repeating: "k", count: 80), String(repeating: "j", count: 70)]
+        for text in refused {
             Array(text.utf8).withUnsafeBytes { key in
                 #expect(index.id(of: key) == nil, "\(text)")
                 for guess in 0..<Self.keys.count { #expect(index.id(of: key, expecting: guess) == nil) }
