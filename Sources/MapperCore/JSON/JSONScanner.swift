@@ -8,7 +8,8 @@
 //   scan for the most tokens the input could hold (no per-token `append`); it allocates only when that array or
 //   the container stack has to grow;
 // - inside strings it inspects 8 bytes at a time (SWAR), stopping only at `"`, `\`, a control byte or a non-ASCII
-//   byte, which are then checked one by one (escapes, UTF-8 per RFC 3629 §4).
+//   byte, which are then checked one by one (escapes, UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK)
+//   are checked one whole character per step.
 //
 // The structural loop has two halves. "Expect a value" reads one value; a scalar becomes a token, and `[` / `{`
 // opens a container (its token is written now and completed when it closes). "After a value" then reads `,`
@@ -381,6 +382,7 @@ struct JSONScanner {
                 offset = try scanEscape(at: offset)
             } else if byte >= .firstNonASCII {
                 offset = try scanUTF8Sequence(at: offset)
+                offset = skipThreeByteSequences(from: offset)
             } else if byte < .firstUnescapedByte {
                 throw JSONSyntaxError(.controlCharacterInString(byte), at: offset)
             } else {
@@ -452,6 +454,21 @@ struct JSONScanner {
             unit = unit << 4 | UInt16(digit)
         }
         return unit
+    }
+
+    /// Skips a run of three-byte UTF-8 sequences (most CJK text) four bytes at a time: a lead 1110xxxx other than
+    /// E0 and ED (whose second byte has a narrower range) followed by two continuation bytes 10xxxxxx is always
+    /// valid (RFC 3629 §4). Returns the offset of the first byte that is not such a sequence, for the general path.
+    @inline(__always)
+    private func skipThreeByteSequences(from start: Int) -> Int {
+        var offset = start
+        while offset &+ 4 <= count {
+            let word = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let lead = word & 0xFF
+            guard word & 0x00C0_C0F0 == 0x0080_80E0, lead != 0xE0, lead != 0xED else { break }
+            offset &+= 3
+        }
+        return offset
     }
 
     /// Validates the multi-byte UTF-8 sequence whose lead byte is at `offset` (RFC 3629 §4: no overlongs, no

@@ -288,6 +288,35 @@ struct JSONScannerTests {
         }
     }
 
+    /// Runs of three-byte characters are checked one character per step; a bad sequence after any such run is
+    /// still refused at its own first unacceptable byte, as the byte-by-byte path reports it.
+    @Test func refusesBadSequencesAfterRunsOfThreeByteCharacters() {
+        let bad: [(bytes: [UInt8], reason: JSONSyntaxError.Reason, at: Int)] = [
+            ([0xE0, 0x9F, 0xBF], .invalidUTF8(0x9F), 1),  // overlong
+            ([0xED, 0xA0, 0x80], .invalidUTF8(0xA0), 1),  // a surrogate
+            ([0xE1, 0xC0, 0x80], .invalidUTF8(0xC0), 1),  // no continuation byte
+            ([0xE1, 0x80, 0xC0], .invalidUTF8(0xC0), 2),
+            ([0xEF, 0xBF, 0x22], .invalidUTF8(0x22), 2),  // the closing quote where a continuation byte belongs
+            ([0xFF, 0x80, 0x80], .invalidUTF8(0xFF), 0),
+        ]
+        var tape = JSONTape()
+        for run in 0...5 {
+            let prefix: [UInt8] = Array("[\"".utf8) + Array(String(repeating: "中", count: run).utf8)
+            for (sequence, reason, at) in bad {
+                let bytes = prefix + sequence + Array("ab\"]".utf8)
+                let error = bytes.withUnsafeBytes { buffer -> JSONSyntaxError? in
+                    do throws(JSONSyntaxError) {
+                        try JSONScanner.scan(buffer, into: &tape, maxDepth: 4)
+                        return nil
+                    } catch { return error }
+                }
+                #expect(error == JSONSyntaxError(reason, at: prefix.count + at), "run \(run), \(sequence)")
+            }
+            let valid = prefix + [0xE1, 0x80, 0x80, 0xEC, 0xBF, 0xBF, 0xEE, 0x80, 0x80] + Array("\"]".utf8)
+            #expect(valid.withUnsafeBytes { (try? JSONScanner.scan($0, into: &tape, maxDepth: 4)) != nil })
+        }
+    }
+
     @Test func findsStopBytesAtEveryPositionOfTheWordScan() throws {
         // Each special byte at each position of strings up to three words long, so the 8-byte scan and the bytewise
         // tail both meet it; eight spaces follow so that the tail is not always the end of the input.
