@@ -39,9 +39,13 @@ extension Converter {
         case (.isoDate, .string) where !token.hasEscapes && !fromModel:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return false }
-            out.append(.quote)
-            DateFormatting.writeISO8601(instant, into: &out)
-            out.append(.quote)
+            if DateFormatting.isWrittenForm(text) {
+                JSONStrings.writeQuoted(token, in: document.bytes, into: &out)  // already the bytes the writer makes
+            } else {
+                out.append(.quote)
+                DateFormatting.writeISO8601(instant, into: &out)
+                out.append(.quote)
+            }
             return true
         default:
             return false

@@ -100,7 +100,7 @@ extension Converter {
                     let propertyStart = out.count
                     out.append(fragments, range: plan.fragment(wire: writesWire, first: first))
                     if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: form) {
-                        holds[holdsFrame + i] = true
+                        if plan.ruled { holds[holdsFrame + i] = true }
                         first = false
                         continue
                     }

@@ -19,7 +19,8 @@ struct Converter {
     /// sets `recordsBuilt`).
     var builtAt: [Int: Int] = [:]
     var recordsBuilt = false
-    /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`).
+    /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`). Only the flags of
+    /// properties that `validate` reads are kept on the common-value path (`PropertyPlan.ruled`).
     var holds: [Bool] = []
     /// Per-object key tokens that no property read (a stack of frames, as `slots`).
     var unread: [Int] = []

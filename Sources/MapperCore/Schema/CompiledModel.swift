@@ -72,7 +72,8 @@ final class CompiledModel: Sendable {
         self.transformToJSON = transformToJSON
         self.schema = schema
         var fragments: [UInt8] = []
-        plans = properties.map { PropertyPlan($0, fragments: &fragments) }
+        let ruled = Set(required + requireAny.flatMap(\.indexes))
+        plans = properties.indices.map { PropertyPlan(properties[$0], ruled: ruled.contains($0), fragments: &fragments) }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
         wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
@@ -126,6 +127,9 @@ final class CompiledProperty: Sendable {
 struct PropertyPlan: Sendable {
     /// `CompiledProperty.plainKeyID`.
     let plainKeyID: Int
+    /// Whether `validate` reads this property (`required`, `requireAny`): only then is it noted that it holds a
+    /// value.
+    let ruled: Bool
     let hasDeclaredDefault: Bool
     /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
     let implicitZero: ImplicitZero?
@@ -152,7 +156,8 @@ struct PropertyPlan: Sendable {
         case isoDate
     }
 
-    init(_ property: CompiledProperty, fragments: inout [UInt8]) {
+    init(_ property: CompiledProperty, ruled: Bool, fragments: inout [UInt8]) {
+        self.ruled = ruled
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
