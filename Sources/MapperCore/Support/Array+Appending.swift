@@ -11,7 +11,7 @@ extension Array where Element == UInt8 {
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress!, byteCount: count)
+                copyBytes(to: UnsafeMutableRawPointer(buffer.baseAddress!), from: bytes.baseAddress!, count: count)
                 initialized = count
             }
         }
@@ -55,5 +55,29 @@ extension Array where Element: BitwiseCopyable {
     @inline(__always)
     public mutating func truncate(to count: Int) {
         if count < self.count { removeLast(self.count - count) }
+    }
+}
+
+/// Copies `count` bytes. Up to 16 bytes, the common length of keys and numbers, move as two overlapping words (or
+/// half-words) without a call; longer runs go to `memcpy`.
+@inline(__always)
+func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+    switch count {
+    case 8...16:
+        let head = source.loadUnaligned(as: UInt64.self)
+        let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        target.storeBytes(of: head, as: UInt64.self)
+        target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+    case 4..<8:
+        let head = source.loadUnaligned(as: UInt32.self)
+        let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        target.storeBytes(of: head, as: UInt32.self)
+        target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+    case 0..<4:
+        for index in 0..<count {
+            target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+        }
+    default:
+        target.copyMemory(from: source, byteCount: count)
     }
 }
