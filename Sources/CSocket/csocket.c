@@ -3,6 +3,7 @@
 #include "CSocket.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <sys/epoll.h>
 
 int csocket_accept_nonblocking(int listener) {
@@ -39,4 +40,13 @@ int csocket_epoll_ready(int epoll, int *fds, unsigned *readiness, int capacity) 
                      | ((flags & (EPOLLOUT | EPOLLHUP | EPOLLERR)) ? CSOCKET_WRITABLE : 0);
     }
     return count;
+}
+
+int csocket_affinity_cpu_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return 0;
+    }
+    return CPU_COUNT(&set);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// GNU socket calls that Swift's Glibc module does not import. One Swift file uses this module:
-// Sources/TransformServer/Network/Syscall.swift.
+// GNU calls that Swift's Glibc module does not import (sockets, epoll, the CPU affinity mask). Two Swift files use
+// this module: Sources/TransformServer/Network/Syscall.swift and CoreCount.swift.
 #ifndef CSOCKET_H
 #define CSOCKET_H
 
@@ -29,5 +29,9 @@ int csocket_epoll_watch(int epoll, int fd, int registered, int reading, int writ
 /// Collects up to `capacity` (at most 256) ready descriptors without waiting: their numbers into `fds`, their
 /// CSOCKET_* bits into `readiness`. Returns the count, or -1 with errno set.
 int csocket_epoll_ready(int epoll, int *fds, unsigned *readiness, int capacity);
+
+/// The number of CPUs in this process's affinity mask (sched_getaffinity(2), CPU_COUNT), or 0 when it cannot be
+/// read.
+int csocket_affinity_cpu_count(void);
 
 #endif

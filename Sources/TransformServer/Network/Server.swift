@@ -33,7 +33,7 @@ final class Server: @unchecked Sendable {
     init(context: ServerContext) {
         self.context = context
         handler = RequestHandler(context: context)
-        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let cores = CoreCount.usable()
         loops = (0..<cores).map { EventLoop(index: $0) }
         workers = WorkerPool(count: cores)
         let c = context.configuration
