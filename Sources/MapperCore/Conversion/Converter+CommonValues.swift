@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension Converter {
-    /// Writes the value at `ref` when it is one of the common, unremarkable cases — a string for a `string`, a
-    /// boolean for a `bool`, a canonical in-range integer for an integer type, a plain `http(s)` URL for a `url`,
-    /// a built-in date string for a default `date` — and returns `true`; otherwise writes nothing and returns
-    /// `false`, leaving the value to `convert`.
+    /// Writes `prefix` (the property's key fragment) and the value at `ref` when the value is one of the common,
+    /// unremarkable cases — a string for a `string`, a boolean for a `bool`, a canonical in-range integer for an
+    /// integer type, a plain `http(s)` URL for a `url`, a built-in date string for a default `date` — and returns
+    /// `true`; otherwise writes nothing and returns `false`, leaving the value to `convert`. The prefix and a
+    /// string value are written in one append.
     ///
     /// Each case writes exactly the bytes `convert` would and is one where `convert` records nothing, so taking it
     /// needs no input path and no report (ConversionOptions.commonValueShortcuts turns it off; a test converts
     /// the same inputs both ways and compares). Values with constraints never get a `CommonForm`.
-    mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm) -> Bool {
+    mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm,
+                                   after prefix: UnsafeRawBufferPointer) -> Bool {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
         switch (form, token.kind) {
         case (.string, .string):
-            JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
+            JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
             return true
-        case (.bool, .true):
-            TypeCoercion.writeBool(true, into: &out)
-            return true
-        case (.bool, .false):
-            TypeCoercion.writeBool(false, into: &out)
+        case (.bool, .true), (.bool, .false):
+            let text: StaticString = token.kind == .true ? "true" : "false"
+            out.append(bytes: prefix, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             return true
         case (.integer(let range), .number):
             // Up to 18 digits always fit an Int64; longer or non-canonical numbers take the full reading.
@@ -29,19 +29,21 @@ extension Converter {
             var magnitude: Int64 = 0
             for byte in text where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
             guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return false }
-            out.append(bytes: text)
+            out.append(bytes: prefix, text)
             return true
         case (.url, .string) where !token.hasEscapes:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard URIReference.isPlainHTTP(text) else { return false }
-            JSONStrings.writeQuoted(token, in: document.bytes, into: &out)
+            JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
             return true
         case (.isoDate, .string) where !token.hasEscapes && !fromModel:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return false }
             if DateFormatting.isWrittenForm(text) {
-                JSONStrings.writeQuoted(token, in: document.bytes, into: &out)  // already the bytes the writer makes
+                // Already the bytes the writer makes.
+                JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
             } else {
+                out.append(bytes: prefix)
                 out.append(.quote)
                 DateFormatting.writeISO8601(instant, into: &out)
                 out.append(.quote)

@@ -97,14 +97,17 @@ extension Converter {
                     continue
                 }
                 if keyToken >= 0, let form = plan.common {
-                    let propertyStart = out.count
-                    out.append(fragments, range: plan.fragment(wire: writesWire, first: first))
-                    if writeCommonValue(ValueRef(document: object.document, index: keyToken + 1), as: form) {
+                    let value = ValueRef(document: object.document, index: keyToken + 1)
+                    let written = fragments.withUnsafeBytes { fragments in
+                        let fragment = UnsafeRawBufferPointer(rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
+                        return writeCommonValue(value, as: form, after: fragment)
+                    }
+                    if written {
                         if plan.ruled { holds[holdsFrame + i] = true }
                         first = false
                         continue
                     }
-                    out.removeSubrange(propertyStart...)  // not a common case: the general path writes it
+                    // Not a common case: the general path writes it.
                 }
             }
             let property = model.properties[i]

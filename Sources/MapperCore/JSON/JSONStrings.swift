@@ -84,14 +84,18 @@ enum JSONStrings {
         out.append(.quote)
     }
 
-    /// Writes a string token canonically, as `writeQuoted` would write its decoded bytes. Without escapes the raw
-    /// slice is already canonical (the scanner let no `"`, `\` or control byte through) and is copied as is.
-    static func writeQuoted(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    /// Writes a string token canonically, as `writeQuoted` would write its decoded bytes, after `prefix` (a key
+    /// fragment, copied in the same append). Without escapes the raw slice is already canonical (the scanner let no
+    /// `"`, `\` or control byte through) and is copied as is.
+    static func writeQuoted(_ token: JSONToken, in bytes: UnsafeRawBufferPointer,
+                            after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                            into out: inout [UInt8]) {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
         guard token.hasEscapes else {
-            appendQuoted(raw, into: &out)
+            appendQuoted(raw, after: prefix, into: &out)
             return
         }
+        out.append(bytes: prefix)
         out.append(.quote)
         var offset = 0
         while true {
@@ -200,20 +204,27 @@ enum JSONStrings {
         }
     }
 
-    /// Appends `"` + `raw` + `"` with one append: each `Array.append` costs a uniqueness and capacity check, which
-    /// for short strings costs more than the copy.
+    /// Appends `prefix` + `"` + `raw` + `"` with one append: each `Array.append` costs a uniqueness and capacity
+    /// check, which for short strings costs more than the copy.
     @inline(__always)
-    private static func appendQuoted(_ raw: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    private static func appendQuoted(_ raw: UnsafeRawBufferPointer,
+                                     after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                                     into out: inout [UInt8]) {
         let count = raw.count
-        out.append(addingCapacity: count + 2) { (span: inout OutputSpan<UInt8>) in
+        let length = prefix.count + count + 2
+        out.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
-                let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                var target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                if let source = prefix.baseAddress {
+                    copyBytes(to: target, from: source, count: prefix.count)
+                    target += prefix.count
+                }
                 target.storeBytes(of: .quote, as: UInt8.self)
                 if let source = raw.baseAddress {
                     (target + 1).copyMemory(from: source, byteCount: count)
                 }
                 target.storeBytes(of: .quote, toByteOffset: count + 1, as: UInt8.self)
-                initialized = count + 2
+                initialized = length
             }
         }
     }

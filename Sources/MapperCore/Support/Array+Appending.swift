@@ -17,6 +17,21 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// Appends `first` and then `second` with one capacity check (a key fragment and its value).
+    @inline(__always)
+    public mutating func append(bytes first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+        let count = first.count + second.count
+        guard count > 0 else { return }
+        append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                if let source = first.baseAddress { copyBytes(to: target, from: source, count: first.count) }
+                if let source = second.baseAddress { copyBytes(to: target + first.count, from: source, count: second.count) }
+                initialized = count
+            }
+        }
+    }
+
     /// Appends a literal's UTF-8 bytes (see `append(bytes:)`).
     @inline(__always)
     public mutating func append(_ text: StaticString) {
