@@ -5,10 +5,10 @@
         Compares two JSON documents semantically (object key order aside; numbers, bools and null by type and
         value) and exits 1, naming the first differing JSON Pointer, when they differ.
 
-    report_core.py report --raw DIR --out DIR --seconds N --configuration release|debug [--smoke]
+    report_core.py report --raw DIR --out DIR --seconds N --passes N --configuration release|debug [--smoke]
                           [--publish DOCS_DIR]
-        Reads the timing lines DIR/<workload>.<peer>.json, writes OUT/results-core.json (machine, tools, ns per
-        op) and OUT/bench-core.png (the ratios, with matplotlib), and prints the markdown tables: microseconds per
+        Reads the timing lines DIR/<workload>.<peer>.<pass>.json, keeps each peer's median pass, writes
+        OUT/results-core.json (machine, tools, ns per op, every pass) and OUT/bench-core.png (the ratios, with matplotlib), and prints the markdown tables: microseconds per
         operation, and each peer's time divided by ours (>1: TransformServer is faster). --publish also writes
         DOCS_DIR/bench-core-results.md and DOCS_DIR/images/bench-core.png.
 """
@@ -152,17 +152,20 @@ def machine_info():
 
 
 def load_results(raw):
-    """{workload: {"input_bytes": n, "ns_per_op": {peer: ns}}} from the timing lines."""
+    """{workload: {"input_bytes": n, "ns_per_op": {peer: ns}, "passes_ns_per_op": {peer: [ns, ...]}}} from the
+    timing lines: each peer's figure is the median of its passes (the upper median for an even count)."""
     results = {}
     for workload, _ in WORKLOADS:
-        entry = {"input_bytes": None, "ns_per_op": {}}
+        entry = {"input_bytes": None, "ns_per_op": {}, "passes_ns_per_op": {}}
         for peer, _ in PEERS:
-            path = Path(raw) / ("%s.%s.json" % (workload, peer))
-            if not path.exists():
+            paths = sorted(Path(raw).glob("%s.%s.*.json" % (workload, peer)))
+            if not paths:
                 continue
-            line = json.loads(path.read_text())
-            entry["input_bytes"] = line["input_bytes"]
-            entry["ns_per_op"][peer] = line["ns_per_op"]
+            lines = [json.loads(path.read_text()) for path in paths]
+            passes = [line["ns_per_op"] for line in lines]
+            entry["input_bytes"] = lines[0]["input_bytes"]
+            entry["ns_per_op"][peer] = sorted(passes)[len(passes) // 2]
+            entry["passes_ns_per_op"][peer] = passes
         if "ours" not in entry["ns_per_op"]:
             sys.exit("report: no timing of ours for %s in %s" % (workload, raw))
         counted = Path(raw) / ("%s.instructions" % workload)
@@ -219,7 +222,7 @@ def ratio_text(ratio):
 def markdown_tables(results, ratio_table):
     labels = dict(WORKLOADS)
     names = dict(PEERS)
-    lines = ["Microseconds per operation (median of 9 rounds; lower is faster):", "",
+    lines = ["Microseconds per operation (each peer's median pass, a pass being the median of 9 rounds; lower is faster):", "",
              "| workload | " + " | ".join(name for _, name in PEERS) + " |",
              "|---|" + "---:|" * len(PEERS)]
     for workload, entry in results.items():
@@ -281,7 +284,7 @@ def report(arguments):
     load = load_averages(arguments.raw)
     document = {
         "machine": machine,
-        "run": {"seconds_per_measurement": arguments.seconds, "smoke": arguments.smoke,
+        "run": {"seconds_per_measurement": arguments.seconds, "passes": arguments.passes, "smoke": arguments.smoke,
                 "swift_configuration": arguments.configuration,
                 "load_average_1_5_15_min": load},
         "workloads": {workload: dict(entry, ratio_to_ours=ratio_table[workload])
@@ -315,8 +318,10 @@ def publish(docs, png, tables, document):
         "",
         "Each library parses the same JSON into typed models with the same mapping as TransformServer's schemas",
         "and serialises them back (orjson without a model, simdjson parse only); every output was checked against",
-        "ours before timing. One process per measurement; %s s each, %s Swift build." % (
-            run["seconds_per_measurement"], run["swift_configuration"]),
+        "ours before timing. One process per measurement, %s s each, in %s passes taken in turn (every peer on every" % (
+            run["seconds_per_measurement"], run["passes"]),
+        "workload, then again); each figure is the peer's median pass. %s Swift build." % (
+            run["swift_configuration"].capitalize()),
         "",
         "\n".join("- " + setup for setup in SETUPS),
         "",
@@ -348,6 +353,7 @@ def main():
     tables.add_argument("--raw", required=True)
     tables.add_argument("--out", required=True)
     tables.add_argument("--seconds", type=float, required=True)
+    tables.add_argument("--passes", type=int, required=True)
     tables.add_argument("--configuration", required=True)
     tables.add_argument("--smoke", action="store_true")
     tables.add_argument("--publish")

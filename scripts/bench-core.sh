@@ -8,7 +8,9 @@
 #   3. build      TransformBench and CodableBench (release; debug with --smoke)
 #   4. verify     every peer's output against ours on every workload (orjson's and simdjson's against the input);
 #                 a difference fails the run, naming its first JSON Pointer
-#   5. time       ours and each peer on each workload, one process each (3 s each; 0.05 s with --smoke)
+#   5. time       ours and each peer on each workload, one process each, in three passes taken in turn (1 s each;
+#                 one pass of 0.05 s with --smoke); the report keeps each peer's median pass, so a burst of other
+#                 load on this shared machine spoils one pass of one peer rather than its only measurement
 #   6. instructions  ours under valgrind --tool=callgrind: instructions per conversion, stable from run to run
 #                 (N conversions minus none, divided by N), so a regression shows even on a noisy machine
 #   7. report     OUT/results-core.json, the markdown tables (µs per op, peer ÷ ours), OUT/bench-core.png;
@@ -39,7 +41,7 @@ fi
 cd "$(dirname "$0")/.."
 out=${out:-$PWD/.build/bench}
 
-if $smoke; then configuration=debug; seconds=0.05; else configuration=release; seconds=3; fi
+if $smoke; then configuration=debug; seconds=0.05; passes=1; else configuration=release; seconds=1; passes=3; fi
 python=${PYTHON:-python3}
 export PYTHONDONTWRITEBYTECODE=1
 # The peers' versions, pinned so that runs compare like with like.
@@ -135,13 +137,15 @@ measure() {
   mkdir -p "$out/raw"
   # Other work on the machine skews the times: the load averages before and after go into the results.
   cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.before"
-  local workload name peer
-  for workload in "${workloads[@]}"; do
-    read -r name _ <<<"$workload"
-    for peer in ours "${peers[@]}"; do
-      command_for "$peer" "$workload"
-      "${command[@]}" --seconds "$seconds" >"$out/raw/$name.$peer.json"
-      echo "  $name $peer: $(cat "$out/raw/$name.$peer.json")"
+  local pass workload name peer
+  for pass in $(seq 1 "$passes"); do
+    for workload in "${workloads[@]}"; do
+      read -r name _ <<<"$workload"
+      for peer in ours "${peers[@]}"; do
+        command_for "$peer" "$workload"
+        "${command[@]}" --seconds "$seconds" >"$out/raw/$name.$peer.$pass.json"
+        echo "  pass $pass, $name $peer: $(cat "$out/raw/$name.$peer.$pass.json")"
+      done
     done
   done
   cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.after"
@@ -177,7 +181,7 @@ callgrind_total() {
 }
 
 report() {
-  local options=(--raw "$out/raw" --out "$out" --seconds "$seconds" --configuration "$configuration")
+  local options=(--raw "$out/raw" --out "$out" --seconds "$seconds" --passes "$passes" --configuration "$configuration")
   if $smoke; then options+=(--smoke); fi
   if $publish; then options+=(--publish docs); fi
   "$python" Benchmarks/report_core.py report "${options[@]}"
@@ -189,7 +193,7 @@ stage "workloads" workloads
 stage "python" python_packages
 stage "build ($configuration)" build
 stage "verify" verify
-stage "time (${seconds} s each)" measure
+stage "time ($passes passes, ${seconds} s each)" measure
 stage "instructions (callgrind)" instructions
 stage "report" report
 echo "==> bench-core: $((SECONDS - start)) s"
