@@ -2,9 +2,12 @@
 
 /// Converts tape values into canonical output bytes, property slot by property slot.
 ///
-/// One `Converter` serves one conversion (one body, one batch element or one NDJSON line); it is a value type
-/// confined to the calling thread. It reads documents through `DocumentStack`, writes into `out`, and records
-/// every problem in `diagnostics` while carrying on (lax mode); only the caller decides what failure means.
+/// One `Converter` serves one conversion (one body or one NDJSON line), or every element of one batch; it is a
+/// value type confined to the calling thread. It reads documents through `DocumentStack`, writes into `out`, and
+/// records every problem in `diagnostics` while carrying on (lax mode); only the caller decides what failure
+/// means. A batch calls `startObject` before each element: the element gets an empty report and no rebuilt
+/// documents, and the scratch stacks are empty again because every object pops the frames it pushed (`rootBuilt`
+/// and `builtAt` carry over, but only single conversions and `/compare` read them).
 /// Recursion follows the data and is bounded by the nesting limit that the scanner already enforced.
 struct Converter {
     let snapshot: RegistrySnapshot

@@ -10,8 +10,6 @@
 
 /// Writing dates in their output formats.
 enum DateFormatting {
-    /// RFC 3339 in UTC with "Z": fraction written with 3 digits when the time has whole milliseconds, 6 when it has
-    /// microseconds, none when neither ("2015-09-03T16:12:21Z", "…21.500Z", "…21.123456Z").
     /// Whether a text the built-in parser accepted is exactly what `writeISO8601` writes for it, so it can be
     /// copied: `yyyy-MM-ddTHH:mm:ssZ` with an upper-case `T` and `Z` and nothing else. The parser has checked the
     /// digits and every range (it never normalises), and the writer pads the year to four digits and writes no
@@ -20,6 +18,8 @@ enum DateFormatting {
         parsed.count == 20 && parsed[10] == UInt8(ascii: "T") && parsed[19] == UInt8(ascii: "Z")
     }
 
+    /// RFC 3339 in UTC with "Z": fraction written with 3 digits when the time has whole milliseconds, 6 when it has
+    /// microseconds, none when neither ("2015-09-03T16:12:21Z", "…21.500Z", "…21.123456Z").
     static func writeISO8601(_ i: Instant, into out: inout [UInt8]) {
         let date = DateFields(i)
         let fractionDigits = date.microsecond % 1000 != 0 ? 6 : date.microsecond != 0 ? 3 : 0

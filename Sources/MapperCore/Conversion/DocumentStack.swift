@@ -64,7 +64,7 @@ struct DocumentStack {
     }
 }
 
-/// Heap copies of a rebuilt document, freed when the conversion ends.
+/// Heap copies of a rebuilt document, freed when the conversion ends (or the next batch element starts).
 private final class OwnedDocument {
     let bytes: UnsafeMutableRawBufferPointer
     let tokens: UnsafeMutableBufferPointer<JSONToken>

@@ -456,9 +456,10 @@ struct JSONScanner {
         return unit
     }
 
-    /// Skips a run of three-byte UTF-8 sequences (most CJK text) four bytes at a time: a lead 1110xxxx other than
-    /// E0 and ED (whose second byte has a narrower range) followed by two continuation bytes 10xxxxxx is always
-    /// valid (RFC 3629 §4). Returns the offset of the first byte that is not such a sequence, for the general path.
+    /// Skips a run of three-byte UTF-8 sequences (most CJK text) one character per step, checking each with one
+    /// 32-bit load (so a character among the last three bytes of the input is left to the general path): a lead
+    /// 1110xxxx other than E0 and ED (whose second byte has a narrower range) followed by two continuation bytes
+    /// 10xxxxxx is always valid (RFC 3629 §4). Returns the offset of the first byte that is not such a sequence.
     @inline(__always)
     private func skipThreeByteSequences(from start: Int) -> Int {
         var offset = start

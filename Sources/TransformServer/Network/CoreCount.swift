@@ -8,9 +8,13 @@ import Glibc
 #endif
 
 /// How many cores the server may use, which sizes its event loops and worker pool: the CPUs of its affinity mask
-/// (`taskset`, a container's cpuset), capped by a cgroup v2 CPU quota (`cpu.max`, which `docker run --cpus`
-/// sets) rounded up; at least one. Counting the machine's online CPUs instead would start more busy threads than
-/// the process may run at once, and they would wait on each other.
+/// (`taskset`, a container's cpuset), capped by a cgroup v2 CPU quota rounded up; at least one. Counting the
+/// machine's online CPUs instead would start more busy threads than the process may run at once, and they would
+/// wait on each other.
+///
+/// The quota is read from `/sys/fs/cgroup/cpu.max`, which is the process's own cgroup where it has a cgroup
+/// namespace (a container on cgroup v2: `docker run --cpus`, a Kubernetes CPU limit). A quota set on a parent
+/// cgroup, or on a systemd slice of a process without its own namespace, is not seen.
 enum CoreCount {
     static func usable() -> Int {
         let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
