@@ -82,3 +82,43 @@ enum BenchmarkTiming {
         exit(status)
     }
 }
+
+/// The options both executables take after `convert`: `--model M --input FILE [--array] [--seconds N]
+/// [--print | --iterations N]`, and the caller's own through `extra`, which gets each option this does not know
+/// and a way to read its value, and returns whether it understood the option (and found its value).
+struct BenchmarkArguments {
+    var model = ""
+    var input = ""
+    var array = false
+    var seconds = 3.0
+    var print = false
+    var iterations: Int?
+
+    /// The arguments, or nil for anything unknown, a missing or invalid value, or no model or input.
+    static func parse(_ arguments: [String],
+                      extra: (_ option: String, _ value: () -> String?) -> Bool = { _, _ in false })
+        -> BenchmarkArguments?
+    {
+        guard arguments.first == "convert" else { return nil }
+        var result = BenchmarkArguments()
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--array": result.array = true
+            case "--print": result.print = true
+            case "--model": guard let value = iterator.next() else { return nil }; result.model = value
+            case "--input": guard let value = iterator.next() else { return nil }; result.input = value
+            case "--seconds":
+                guard let value = iterator.next().flatMap(Double.init), value > 0 else { return nil }
+                result.seconds = value
+            case "--iterations":
+                guard let value = iterator.next().flatMap({ Int($0) }), value >= 0 else { return nil }
+                result.iterations = value
+            default:
+                guard extra(argument, { iterator.next() }) else { return nil }
+            }
+        }
+        guard !result.model.isEmpty, !result.input.isEmpty else { return nil }
+        return result
+    }
+}

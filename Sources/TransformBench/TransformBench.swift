@@ -13,38 +13,34 @@ import MapperCore
 /// `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind).
 @main
 enum TransformBench {
-    struct Arguments {
-        var schemas = ""
-        var model = ""
-        var input = ""
-        var normalize = false
-        var array = false
-        var seconds = 3.0
-        var print = false
-        var iterations: Int?
-    }
-
     static let usage = """
         usage: TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--seconds N]
                                       [--print | --iterations N]
         """
 
     static func main() {
-        guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else {
-            BenchmarkTiming.fail(usage, status: 2)
+        var schemas = ""
+        var normalize = false
+        let parsed = BenchmarkArguments.parse(Array(CommandLine.arguments.dropFirst())) { option, value in
+            switch option {
+            case "--normalize": normalize = true; return true
+            case "--schemas": schemas = value() ?? ""; return !schemas.isEmpty
+            default: return false
+            }
         }
+        guard let arguments = parsed, !schemas.isEmpty else { BenchmarkTiming.fail(usage, status: 2) }
         let registry = SchemaRegistry()
         do {
-            try registry.load(try schemaFiles(in: arguments.schemas))
+            try registry.load(try schemaFiles(in: schemas))
         } catch {
-            BenchmarkTiming.fail("TransformBench: the schemas in \(arguments.schemas) do not load: \(error)", status: 2)
+            BenchmarkTiming.fail("TransformBench: the schemas in \(schemas) do not load: \(error)", status: 2)
         }
         guard let input = FileManager.default.contents(atPath: arguments.input).map({ [UInt8]($0) }) else {
             BenchmarkTiming.fail("TransformBench: cannot read \(arguments.input)", status: 2)
         }
         let snapshot = registry.current
         var options = ConversionOptions()
-        options.output = arguments.normalize ? .wire : .model
+        options.output = normalize ? .wire : .model
         let convert = { () -> Converted? in
             input.withUnsafeBytes { body in
                 let result = arguments.array
@@ -62,31 +58,6 @@ enum TransformBench {
                             seconds: arguments.seconds, model: arguments.model, inputBytes: input.count) {
             BenchmarkTiming.blackHole(convert())
         }
-    }
-
-    static func parse(_ arguments: [String]) -> Arguments? {
-        guard arguments.first == "convert" else { return nil }
-        var result = Arguments()
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--normalize": result.normalize = true
-            case "--array": result.array = true
-            case "--print": result.print = true
-            case "--schemas": guard let value = iterator.next() else { return nil }; result.schemas = value
-            case "--model": guard let value = iterator.next() else { return nil }; result.model = value
-            case "--input": guard let value = iterator.next() else { return nil }; result.input = value
-            case "--seconds":
-                guard let value = iterator.next().flatMap(Double.init), value > 0 else { return nil }
-                result.seconds = value
-            case "--iterations":
-                guard let value = iterator.next().flatMap({ Int($0) }), value >= 0 else { return nil }
-                result.iterations = value
-            default: return nil
-            }
-        }
-        guard !result.schemas.isEmpty, !result.model.isEmpty, !result.input.isEmpty else { return nil }
-        return result
     }
 
     /// The top-level `*.json` files of `directory`, as the server reads them.

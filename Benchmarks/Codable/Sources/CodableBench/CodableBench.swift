@@ -13,22 +13,13 @@ import Foundation
 /// and `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind).
 @main
 enum CodableBench {
-    struct Arguments {
-        var model = ""
-        var input = ""
-        var array = false
-        var seconds = 3.0
-        var print = false
-        var iterations: Int?
-    }
-
     static let usage = """
         usage: CodableBench convert --model GithubUser|WeiboTimeline --input FILE [--array] [--seconds N]
                                     [--print | --iterations N]
         """
 
     static func main() {
-        guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else {
+        guard let arguments = BenchmarkArguments.parse(Array(CommandLine.arguments.dropFirst())) else {
             BenchmarkTiming.fail(usage, status: 2)
         }
         guard let input = FileManager.default.contents(atPath: arguments.input) else {
@@ -78,28 +69,5 @@ enum CodableBench {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEE MMM dd HH:mm:ss Z yyyy"
         return formatter
-    }
-
-    static func parse(_ arguments: [String]) -> Arguments? {
-        guard arguments.first == "convert" else { return nil }
-        var result = Arguments()
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--array": result.array = true
-            case "--print": result.print = true
-            case "--model": guard let value = iterator.next() else { return nil }; result.model = value
-            case "--input": guard let value = iterator.next() else { return nil }; result.input = value
-            case "--seconds":
-                guard let value = iterator.next().flatMap(Double.init), value > 0 else { return nil }
-                result.seconds = value
-            case "--iterations":
-                guard let value = iterator.next().flatMap({ Int($0) }), value >= 0 else { return nil }
-                result.iterations = value
-            default: return nil
-            }
-        }
-        guard !result.model.isEmpty, !result.input.isEmpty else { return nil }
-        return result
     }
 }
