@@ -122,10 +122,7 @@ extension Converter {
                 }
             }
             let propertyStart = out.count
-            if flat {
-                if !first { out.append(.comma) }
-                out.append(contentsOf: writesWire ? property.wireFragment : property.nameFragment)
-            }
+            if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
             let valueStart = out.count
             if let found {
                 let result = convert(found.value, as: property.value)

@@ -84,10 +84,6 @@ final class CompiledModel: Sendable {
 /// One effective property.
 final class CompiledProperty: Sendable {
     let name: String
-    /// `"name":`, written before the value in model form.
-    let nameFragment: [UInt8]
-    /// `"key":` of the first alternative, written before the value in flat wire form.
-    let wireFragment: [UInt8]
     /// The `key` alternatives, tried in order.
     let keys: [MappedKey]
     /// For each alternative, the `wireKeys` id of its first component.
@@ -110,14 +106,6 @@ final class CompiledProperty: Sendable {
         self.plainKeyID = keys.count == 1 && !keys[0].isPath ? keyIDs[0] : -1
         self.value = value
         self.hasDeclaredDefault = hasDeclaredDefault
-        var fragment: [UInt8] = []
-        JSONValue.writeString(name, into: &fragment)
-        fragment.append(.colon)
-        nameFragment = fragment
-        fragment = []
-        JSONStrings.writeQuoted(keys[0].components[0], into: &fragment)
-        fragment.append(.colon)
-        wireFragment = fragment
     }
 }
 
@@ -136,7 +124,8 @@ struct PropertyPlan: Sendable {
     /// What `writeCommonValue` may write directly; nil when the value never qualifies (constraints, containers,
     /// models, custom date formats and the rarer types).
     let common: CommonForm?
-    /// `,"name":` and `,"key":` in the model's `fragments`.
+    /// `,"name":` (written before the value in model form) and `,"key":` (the first alternative's key, written in
+    /// flat wire form) in the model's `fragments`.
     let nameFragment: Range<Int>
     let wireFragment: Range<Int>
 
@@ -175,12 +164,16 @@ struct PropertyPlan: Sendable {
         case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
         default: common = nil
         }
-        nameFragment = fragments.count..<fragments.count + 1 + property.nameFragment.count
+        var start = fragments.count
         fragments.append(.comma)
-        fragments.append(contentsOf: property.nameFragment)
-        wireFragment = fragments.count..<fragments.count + 1 + property.wireFragment.count
+        JSONValue.writeString(property.name, into: &fragments)
+        fragments.append(.colon)
+        nameFragment = start..<fragments.count
+        start = fragments.count
         fragments.append(.comma)
-        fragments.append(contentsOf: property.wireFragment)
+        JSONStrings.writeQuoted(property.keys[0].components[0], into: &fragments)
+        fragments.append(.colon)
+        wireFragment = start..<fragments.count
     }
 }
 
