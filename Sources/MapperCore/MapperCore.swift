@@ -14,8 +14,20 @@ public struct Converted: Sendable {
     public var warnings: Int
     /// `X-Model-Hash`, when asked for.
     public var modelHash: String?
-    /// Every entry (for the CLI's summary and metrics).
-    public var diagnostics: [Diagnostic]
+    /// The entries, as bytes until read.
+    let report: Diagnostics
+
+    /// Every entry (for the CLI's summary); the strings are made on each read.
+    public var diagnostics: [Diagnostic] { report.entries }
+    /// The code of every entry, in report order (for metrics; makes no strings).
+    public var diagnosticCodes: [DiagnosticCode] { report.codes }
+
+    init(body: [UInt8], warnings: Int, modelHash: String?, report: Diagnostics) {
+        self.body = body
+        self.warnings = warnings
+        self.modelHash = modelHash
+        self.report = report
+    }
 }
 
 /// One converted object: its output, entries, and the model built.
@@ -77,8 +89,8 @@ extension RegistrySnapshot {
             }
             let hash = options.hash
                 ? SHA256.hexDigest(modelForm(run, model, body, tokens, index: 0, options: options)) : nil
-            return .success(Converted(body: run.out, warnings: run.diagnostics.entries.count, modelHash: hash,
-                                      diagnostics: run.diagnostics.entries))
+            return .success(Converted(body: run.out, warnings: run.diagnostics.count, modelHash: hash,
+                                      report: run.diagnostics))
         }
     }
 

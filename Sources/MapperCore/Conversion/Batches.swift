@@ -83,7 +83,7 @@ extension RegistrySnapshot {
         converter.out.append(object ? .openBrace : .openBracket)
         var strictResult: [UInt8] = [object ? .openBrace : .openBracket]
         var failed = false
-        var warnings = all.entries.count
+        var warnings = all.count
         for (n, element) in elements.enumerated() {
             var keyBytes: [UInt8] = []
             // The element's pointer, the prefix of its entries' paths (built only when it has entries).
@@ -133,7 +133,7 @@ extension RegistrySnapshot {
                 continue
             }
             if !diagnostics.isEmpty { all.append(diagnostics, prefix: prefix()) }
-            warnings += diagnostics.entries.count
+            warnings += diagnostics.count
             if strict {
                 if options.output == .model {
                     strictResult.append(contentsOf: converter.out[valueStart...])
@@ -150,6 +150,6 @@ extension RegistrySnapshot {
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: strictResult,
                                                                entries: all.entries, maxEntries: options.maxReportEntries)))
         }
-        return .success(Converted(body: converter.out, warnings: warnings, modelHash: nil, diagnostics: all.entries))
+        return .success(Converted(body: converter.out, warnings: warnings, modelHash: nil, report: all))
     }
 }

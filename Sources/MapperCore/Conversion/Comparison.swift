@@ -53,7 +53,7 @@ extension RegistrySnapshot {
                 JSONValue.writeString(path, into: &out)
             }
             out.append(contentsOf: "]}".utf8)
-            return .success(Converted(body: out, warnings: all.entries.count, modelHash: nil, diagnostics: all.entries))
+            return .success(Converted(body: out, warnings: all.count, modelHash: nil, report: all))
         }
     }
 }

@@ -30,13 +30,12 @@ extension Converter {
     private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel) {
         let document = documents[object.document]
         let keys = fromModel ? model.modelKeys : model.wireKeys
-        let frame = slots.count
-        slots.append(repeating: -1, count: keys.count)
-        defer { slots.truncate(to: frame) }
+        let frame = slots.push(keys.count, filledWith: -1)
+        defer { slots.pop(to: frame) }
 
         // Stage 0: one pass over the input members fills a slot per known key (the last duplicate wins).
-        let unreadFrame = unread.count
-        defer { unread.truncate(to: unreadFrame) }
+        let unreadFrame = unread.top
+        defer { unread.pop(to: unreadFrame) }
         var duplicated = Set<Int>()
         var strayDuplicates: [(key: [UInt8], pointer: String)] = []
         var mergedPointers: [Int: String] = [:]
@@ -68,9 +67,8 @@ extension Converter {
         let objectStart = out.count
         let flat = !writesWire || model.wireIsFlat
         var spans: [(property: Int, start: Int, end: Int)] = []
-        let holdsFrame = holds.count
-        holds.append(repeating: false, count: model.properties.count)
-        defer { holds.truncate(to: holdsFrame) }
+        let holdsFrame = holds.push(model.properties.count, filledWith: false)
+        defer { holds.pop(to: holdsFrame) }
         // Input pointers of required properties that were present but did not convert (rendered only then).
         var failedAt: [Int: String] = [:]
         out.append(.openBrace)
@@ -158,9 +156,9 @@ extension Converter {
             let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
             strayDuplicates.append((Array(keys.key(id)), pointer))
         }
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[unreadFrame...],
+        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[from: unreadFrame],
                         duplicates: strayDuplicates, frame: frame)
-        checkRules(of: model, holds: holds[holdsFrame...], failedAt: failedAt)
+        checkRules(of: model, holds: holds[from: holdsFrame], failedAt: failedAt)
         if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
     }
 

@@ -17,16 +17,16 @@ struct Converter {
     var diagnostics: Diagnostics
     var path = InputPath()
     /// Per-object key slots (a stack of frames, one per model object being converted).
-    var slots: [Int] = []
+    var slots = FrameStack<Int>()
     /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
     /// sets `recordsBuilt`).
     var builtAt: [Int: Int] = [:]
     var recordsBuilt = false
     /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`). Only the flags of
     /// properties that `validate` reads are kept on the common-value path (`PropertyPlan.ruled`).
-    var holds: [Bool] = []
+    var holds = FrameStack<Bool>()
     /// Per-object key tokens that no property read (a stack of frames, as `slots`).
-    var unread: [Int] = []
+    var unread = FrameStack<Int>()
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
 
@@ -51,11 +51,12 @@ struct Converter {
     func token(_ ref: ValueRef) -> JSONToken { documents[ref.document].tokens[ref.index] }
 
     mutating func warn(_ issue: Issue, extra: [UInt8]? = nil) {
-        diagnostics.warn(path.render(documents, appending: extra), issue)
+        diagnostics.record(issue.code, issue.message, isError: diagnostics.strict, at: path, in: documents,
+                           appending: extra)
     }
 
     mutating func fail(_ code: DiagnosticCode, _ message: String, extra: [UInt8]? = nil) {
-        diagnostics.record(path.render(documents, appending: extra), code, message, isError: true)
+        diagnostics.record(code, message, isError: true, at: path, in: documents, appending: extra)
     }
 
     // MARK: - Values

@@ -54,18 +54,23 @@ struct InputPath {
 
     /// Renders the pointer, resolving key tokens through `documents` (raw key bytes unless a key has escapes).
     func render(_ documents: DocumentStack, appending extra: [UInt8]? = nil) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(documents, appending: extra, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the pointer (and then `extra` as one more token) to `out`.
+    func write(_ documents: DocumentStack, appending extra: [UInt8]? = nil, into out: inout [UInt8]) {
         var start = segments.count
         while start > 0 {
             start -= 1
             if case .reset = segments[start] { break }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
         for segment in segments[start...] {
             switch segment {
             case .reset(let pointer):
-                out.removeAll(keepingCapacity: true)
-                out.append(contentsOf: resets[pointer].utf8)
+                out.append(utf8: resets[pointer])  // only the first segment of the loop can be a reset
             case .index(let i):
                 out.append(UInt8(ascii: "/"))
                 FloatFormatting.writeInteger(Int128(i), into: &out)
@@ -88,6 +93,5 @@ struct InputPath {
             out.append(UInt8(ascii: "/"))
             extra.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

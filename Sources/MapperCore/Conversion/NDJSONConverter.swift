@@ -153,6 +153,6 @@ extension RegistrySnapshot {
         var converter = NDJSONConverter(snapshot: self, model: model, options: options, kind: kind, maxLineBytes: maxLineBytes)
         var out = converter.feed(body)
         out += converter.finish()
-        return (Converted(body: out, warnings: converter.warnings, modelHash: nil, diagnostics: []), converter.errorLines)
+        return (Converted(body: out, warnings: converter.warnings, modelHash: nil, report: Diagnostics(strict: false)), converter.errorLines)
     }
 }

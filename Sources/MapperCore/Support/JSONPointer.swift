@@ -12,6 +12,10 @@ enum JSONPointer {
     /// Appends one reference token, escaped, to a pointer's bytes (`~` and `/` are ASCII, so UTF-8 passes as is).
     /// Runs without either byte, the usual case, are copied whole.
     static func appendEscaped(_ token: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        guard token.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            out.append(bytes: token)  // the usual case: one copy
+            return
+        }
         var runStart = 0
         for (index, byte) in token.enumerated() where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
             out.append(bytes: UnsafeRawBufferPointer(rebasing: token[runStart..<index]))

@@ -70,10 +70,10 @@ enum ConversionEndpoint {
         options.input = request.query["from"] == "model" ? .model : .wire
         options.hash = request.query["hash"] == "true"
         let snapshot = context.registry.current
-        let result: Result<(HTTPResponse, [Diagnostic]), MappingError> = body.withUnsafeBytes { bytes in
+        let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
             switch request.route.kind {
             case .compare:
-                return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
             case .conversion(let operation, let batch):
                 options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
                 switch (operation, batch) {
@@ -82,41 +82,41 @@ enum ConversionEndpoint {
                         var response = HTTPResponse.json(200, valid.report.render(requestId: nil, includeError: false))
                         response.headers.append(("X-Transform-Warnings", String(valid.report.entries.count)))
                         if let hash = valid.modelHash { response.headers.append(("X-Model-Hash", hash)) }
-                        return (response, valid.report.entries)
+                        return (response, valid.report.entries.map(\.code))
                     }
                 case (.validate, _):
                     return snapshot.validateArray(bytes, model: model, options: options).map { report in
                         var response = HTTPResponse.json(200, report.render(requestId: nil, includeError: false))
                         response.headers.append(("X-Transform-Warnings", String(report.entries.count)))
-                        return (response, report.entries)
+                        return (response, report.entries.map(\.code))
                     }
                 case (_, .single):
-                    return snapshot.convert(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                    return snapshot.convert(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
                 case (_, .array):
-                    return snapshot.convertArray(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                    return snapshot.convertArray(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
                 case (_, .dictionary):
-                    return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnostics) }
+                    return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
                 }
             default:
                 preconditionFailure("not a conversion route")
             }
         }
         switch result {
-        case .success(let (response, entries)):
+        case .success(let (response, codes)):
             context.metrics.recordConversion(model: model, outcome: "ok")
-            recordWarnings(entries, context: context)
+            recordWarnings(codes, context: context)
             return response
         case .failure(let error):
             context.metrics.recordConversion(model: model, outcome: error.status == 422 ? "invalid" : "error")
-            if case .validationFailed(let report) = error { recordWarnings(report.entries, context: context) }
+            if case .validationFailed(let report) = error { recordWarnings(report.entries.map(\.code), context: context) }
             return ErrorResponse.mapping(error, requestId: request.requestId)
         }
     }
 
     /// `transform_warnings_total{code}`: every report entry, counted by code.
-    private static func recordWarnings(_ entries: [Diagnostic], context: ServerContext) {
+    private static func recordWarnings(_ codes: [DiagnosticCode], context: ServerContext) {
         var counts: [String: Int] = [:]
-        for entry in entries { counts[entry.code.rawValue, default: 0] += 1 }
+        for code in codes { counts[code.rawValue, default: 0] += 1 }
         for (code, count) in counts { context.metrics.recordWarnings(code: code, count: count) }
     }
 

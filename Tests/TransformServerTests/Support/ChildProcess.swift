@@ -27,7 +27,7 @@ struct ChildProcess {
         defer { try? FileManager.default.removeItem(at: directory) }
         let paths = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
         try Data(stdin.utf8).write(to: paths[0])
-        for path in paths.dropFirst() { FileManager.default.createFile(atPath: path.path, contents: nil) }
+        for path in paths.dropFirst() { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+
+@testable import MapperCore
+
+/// The report collector: entries kept as bytes, made into strings on read, identical entries kept once.
+struct DiagnosticsTests {
+    @Test func entriesReadBackAsRecordedInOrder() {
+        var diagnostics = Diagnostics(strict: false)
+        diagnostics.record("/a", .coerced, "string \"1\" converted to int8 1", isError: false)
+        diagnostics.record("/b/~1c", .missingRequired, "c is required", isError: true)
+        diagnostics.record("", .ruleFailed, "caf\u{e9} \u{1F600}", isError: true)
+        #expect(diagnostics.count == 3)
+        #expect(diagnostics.errorCount == 2)
+        #expect(diagnostics.codes == [.coerced, .missingRequired, .ruleFailed])
+        #expect(diagnostics.entries == [
+            Diagnostic(path: "/a", code: .coerced, message: "string \"1\" converted to int8 1", isError: false),
+            Diagnostic(path: "/b/~1c", code: .missingRequired, message: "c is required", isError: true),
+            Diagnostic(path: "", code: .ruleFailed, message: "caf\u{e9} \u{1F600}", isError: true),
+        ])
+    }
+
+    @Test func warningsAreErrorsInStrictMode() {
+        var diagnostics = Diagnostics(strict: true)
+        diagnostics.warn("/x", Issue(code: .coerced, message: "m"))
+        #expect(diagnostics.entries == [Diagnostic(path: "/x", code: .coerced, message: "m", isError: true)])
+        #expect(diagnostics.errorCount == 1)
+    }
+
+    /// Only an entry equal in every part is a repeat. The boundary between path and message counts: `/ab` + `c`
+    /// is not `/a` + `bc`.
+    @Test func identicalEntriesAreKeptOnce() {
+        var diagnostics = Diagnostics(strict: false)
+        let recorded: [(String, DiagnosticCode, String, Bool)] = [
+            ("/a", .coerced, "m", false),
+            ("/a", .coerced, "m", false),  // repeat
+            ("/a", .coerced, "n", false),
+            ("/a", .outOfRange, "m", false),
+            ("/a", .coerced, "m", true),
+            ("/ab", .coerced, "c", false),
+            ("/a", .coerced, "bc", false),
+            ("/ab", .coerced, "c", false),  // repeat
+        ]
+        for (path, code, message, isError) in recorded { diagnostics.record(path, code, message, isError: isError) }
+        #expect(diagnostics.entries.map { "\($0.path) \($0.code.rawValue) \($0.message) \($0.isError)" } == [
+            "/a coerced m false", "/a coerced n false", "/a out_of_range m false", "/a coerced m true",
+            "/ab coerced c false", "/a coerced bc false",
+        ])
+        #expect(diagnostics.errorCount == 1)
+    }
+
+    /// Past the first 256 entries repeats are found through a table instead of a scan; both ways must agree.
+    @Test func repeatsAreFoundPastTheLinearLimit() {
+        var diagnostics = Diagnostics(strict: false)
+        for round in 0..<2 {
+            for i in 0..<600 { diagnostics.record("/\(i)", .coerced, "m\(i % 7)", isError: i % 2 == 0) }
+            #expect(diagnostics.count == 600, "round \(round)")
+        }
+        diagnostics.record("/599", .coerced, "another", isError: false)
+        #expect(diagnostics.count == 601)
+        #expect(diagnostics.errorCount == 300)
+        #expect(diagnostics.entries[599] == Diagnostic(path: "/599", code: .coerced, message: "m4", isError: false))
+    }
+
+    @Test func appendPrefixesPathsAndDropsRepeats() {
+        var element = Diagnostics(strict: false)
+        element.record("/uid", .coerced, "m", isError: false)
+        element.record("", .missingRequired, "uid is required", isError: true)
+        var all = Diagnostics(strict: false)
+        all.record("/0/uid", .coerced, "m", isError: false)
+        all.append(element, prefix: "/0")
+        all.append(element, prefix: "/a~1b")
+        #expect(all.entries.map { "\($0.path) \($0.code.rawValue)" } == [
+            "/0/uid coerced", "/0 missing_required", "/a~1b/uid coerced", "/a~1b missing_required",
+        ])
+        #expect(all.errorCount == 2)
+    }
+}

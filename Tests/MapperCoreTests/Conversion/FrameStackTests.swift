@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+
+@testable import MapperCore
+
+/// The converter's scratch stacks: a pushed frame is filled even where a popped frame left other values.
+struct FrameStackTests {
+    @Test func framesAreFilledOverLeftovers() {
+        var stack = FrameStack<Int>()
+        let outer = stack.push(3, filledWith: -1)
+        #expect(outer == 0)
+        stack[1] = 7
+        let inner = stack.push(4, filledWith: -1)
+        #expect(inner == 3)
+        for i in 3..<7 { stack[i] = i }
+        stack.pop(to: inner)
+        #expect(stack.top == 3)
+        #expect(Array(stack[from: 0]) == [-1, 7, -1])
+        // The next frame reuses the popped storage and must not see its old values, and may be larger.
+        let next = stack.push(6, filledWith: -1)
+        #expect(next == 3)
+        #expect(Array(stack[from: next]) == [Int](repeating: -1, count: 6))
+        stack.pop(to: outer)
+        #expect(stack.top == 0)
+        #expect(stack[from: 0].isEmpty)
+    }
+
+    @Test func appendsReuseAndGrow() {
+        var stack = FrameStack<Int>()
+        for i in 0..<5 { stack.append(i) }
+        stack.pop(to: 2)
+        stack.append(20)
+        #expect(Array(stack[from: 0]) == [0, 1, 20])
+        for i in 0..<4 { stack.append(30 + i) }
+        #expect(Array(stack[from: 2]) == [20, 30, 31, 32, 33])
+        let frame = stack.push(2, filledWith: 0)
+        #expect(Array(stack[from: frame]) == [0, 0])
+        stack.pop(to: 10)  // above the top: nothing happens
+        #expect(stack.top == 9)
+    }
+
+    @Test func boolFramesStartFalse() {
+        var stack = FrameStack<Bool>()
+        let first = stack.push(5, filledWith: true)
+        stack.pop(to: first)
+        let second = stack.push(8, filledWith: false)
+        #expect(!stack[from: second].contains(true))
+    }
+}
