@@ -14,19 +14,19 @@ public struct Converted: Sendable {
     public var warnings: Int
     /// `X-Model-Hash`, when asked for.
     public var modelHash: String?
-    /// The entries, as bytes until read.
-    let report: Diagnostics
+    /// The entries, as bytes until read; nil when there are none (the usual case: nothing to copy or release).
+    let report: Diagnostics?
 
     /// Every entry (for the CLI's summary); the strings are made on each read.
-    public var diagnostics: [Diagnostic] { report.entries }
+    public var diagnostics: [Diagnostic] { report?.entries ?? [] }
     /// The code of every entry, in report order (for metrics; makes no strings).
-    public var diagnosticCodes: [DiagnosticCode] { report.codes }
+    public var diagnosticCodes: [DiagnosticCode] { report?.codes ?? [] }
 
     init(body: [UInt8], warnings: Int, modelHash: String?, report: Diagnostics) {
         self.body = body
         self.warnings = warnings
         self.modelHash = modelHash
-        self.report = report
+        self.report = report.isEmpty ? nil : report
     }
 }
 
@@ -42,7 +42,8 @@ extension RegistrySnapshot {
     /// Scans `body` and hands the tape to `work`, mapping JSON syntax failures to errors.
     func withTape<R>(_ body: UnsafeRawBufferPointer, _ options: ConversionOptions,
                      _ work: (UnsafeBufferPointer<JSONToken>) -> Result<R, MappingError>) -> Result<R, MappingError> {
-        var tape = JSONTape()
+        var tape = JSONTape.pool.take() ?? JSONTape()
+        defer { JSONTape.pool.give(tape) }
         do throws(JSONSyntaxError) {
             try JSONScanner.scan(body, into: &tape, maxDepth: options.maxDepth)
         } catch {
@@ -60,6 +61,7 @@ extension RegistrySnapshot {
         // Output is rarely larger than its input object: one allocation instead of a doubling series.
         converter.out.reserveCapacity(tokens[index].end - tokens[index].start + 64)
         converter.convertObject(ValueRef(document: 0, index: index), as: model)
+        converter.recycleScratch()
         return Run(out: converter.out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
                    builtAt: converter.builtAt)
     }

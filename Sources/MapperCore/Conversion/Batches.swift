@@ -145,6 +145,7 @@ extension RegistrySnapshot {
             }
         }
         converter.out.append(object ? .closeBrace : .closeBracket)
+        converter.recycleScratch()
         strictResult.append(object ? .closeBrace : .closeBracket)
         if strict, failed || all.errorCount > 0 {
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: strictResult,

@@ -17,16 +17,16 @@ struct Converter {
     var diagnostics: Diagnostics
     var path = InputPath()
     /// Per-object key slots (a stack of frames, one per model object being converted).
-    var slots = FrameStack<Int>()
+    var slots: FrameStack<Int>
     /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
     /// sets `recordsBuilt`).
     var builtAt: [Int: Int] = [:]
     var recordsBuilt = false
     /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`). Only the flags of
     /// properties that `validate` reads are kept on the common-value path (`PropertyPlan.ruled`).
-    var holds = FrameStack<Bool>()
+    var holds: FrameStack<Bool>
     /// Per-object key tokens that no property read (a stack of frames, as `slots`).
-    var unread = FrameStack<Int>()
+    var unread: FrameStack<Int>
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
 
@@ -36,6 +36,21 @@ struct Converter {
         self.options = options
         self.documents = DocumentStack(input: input, tokens: tokens)
         self.diagnostics = Diagnostics(strict: options.mode == .strict)
+        (slots, holds, unread) = Self.scratchPool.take() ?? (FrameStack(), FrameStack(), FrameStack())
+    }
+
+    /// Frame stacks of finished conversions (`ScratchPool`); those grown past 4,096 elements are not kept.
+    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>)>(limit: 8) {
+        $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096
+    }
+
+    /// Hands the frame stacks to the next converter; call once the conversion is done.
+    mutating func recycleScratch() {
+        slots.pop(to: 0)
+        holds.pop(to: 0)
+        unread.pop(to: 0)
+        Self.scratchPool.give((slots, holds, unread))
+        (slots, holds, unread) = (FrameStack(), FrameStack(), FrameStack())
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and

@@ -16,10 +16,14 @@ struct FrameStack<Element: BitwiseCopyable> {
     mutating func push(_ count: Int, filledWith value: Element) -> Int {
         let base = top
         let end = base + count
-        if storage.count < end { storage.append(repeating: value, count: end - storage.count) }
-        storage.withUnsafeMutableBufferPointer { buffer in
-            (buffer.baseAddress! + base).update(repeating: value, count: count)
+        // Leftovers from popped frames are overwritten; any room still missing is appended already filled.
+        let reused = min(end, storage.count) - base
+        if reused > 0 {
+            storage.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + base).update(repeating: value, count: reused)
+            }
         }
+        if storage.count < end { storage.append(repeating: value, count: end - storage.count) }
         top = end
         return base
     }
@@ -51,4 +55,9 @@ struct FrameStack<Element: BitwiseCopyable> {
 
     /// The elements from `base` to the top.
     subscript(from base: Int) -> ArraySlice<Element> { storage[base..<top] }
+
+    /// The elements the storage holds, in use or not.
+    var capacity: Int { storage.count }
 }
+
+extension FrameStack: Sendable where Element: Sendable {}

@@ -86,6 +86,12 @@ struct JSONTape: Sendable {
         }
     }
 
+    /// Tapes of finished conversions. One keeps up to 32,768 tokens (1.3 MB; a body of about 64 KB), so the pool
+    /// holds at most about 10 MB however large the bodies were.
+    static let pool = ScratchPool<JSONTape>(limit: 8) { tape in
+        tape.tokens.capacity <= 1 << 15 && tape.containerStack.capacity <= 1 << 10
+    }
+
     /// Empties the tape, keeping its capacity for the next scan.
     mutating func removeAll() {
         tokens.removeAll(keepingCapacity: true)

@@ -12,7 +12,8 @@ import Musl
 /// Linux and reports races between accesses that the lock does order; pthread mutexes it understands, so the
 /// concurrency tests run clean under `--sanitize=thread` and a real race would still be reported.
 final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    /// Only touched with the mutex held, so the runtime's exclusivity check (two calls per access) is redundant.
+    @exclusivity(unchecked) private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init(_ value: Value) {

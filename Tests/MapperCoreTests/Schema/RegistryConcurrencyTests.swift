@@ -127,6 +127,34 @@ struct RegistryConcurrencyTests {
         #expect(registry.current.converted("Counter", "{}") == #"{"n":\#(n)}"#)
     }
 
+    /// Conversions on many threads take their tapes and frame stacks from shared pools (`ScratchPool`) and give
+    /// them back. Bodies of different sizes and depths (nested `Box`es, wrong types that warn) mean each conversion
+    /// gets scratch a different conversion grew or left; every result must still be exactly its own.
+    @Test
+    func pooledScratchNeverMixesConcurrentConversions() throws {
+        let registry = try SchemaRegistry.make(Self.itemVersions[0], Self.box, Self.special)
+        let snapshot = registry.current
+        @Sendable func body(_ size: Int) -> String {
+            let items = (0..<size).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+            return #"{"item":{"id":"\#(size)"},"items":[\#(items)],"byKey":{"k":{"id":\#(size)}}}"#
+        }
+        let sizes = [0, 1, 5, 40, 300]
+        let expected = sizes.map { snapshot.run("Box", body($0)) }
+        #expect(expected.allSatisfy { $0.status == 200 })
+        let reports = Self.runThreads(Self.readers) { worker in
+            var report = WorkerReport()
+            for i in 0..<400 {
+                let pick = (worker &* 7 &+ i) % sizes.count
+                let outcome = snapshot.run("Box", body(sizes[pick]))
+                if outcome != expected[pick] { report.failures.append("size \(sizes[pick]): \(outcome)") }
+                report.count += 1
+            }
+            return report
+        }
+        #expect(reports.flatMap(\.failures).prefix(3) == [])
+        #expect(reports.map(\.count) == Array(repeating: 400, count: Self.readers))
+    }
+
     /// What one worker thread found; handed back through `pthread_join`, which orders it before the reader.
     struct WorkerReport {
         var count = 0
