@@ -25,7 +25,9 @@ enum DateScanning {
         return value >= 0 && value <= 9 ? value : nil
     }
 
-    /// Exactly `count` ASCII digits at `index`.
+    /// Exactly `count` ASCII digits at `index`. Inlined: the built-in forms call it with constant counts, seven
+    /// times per date.
+    @inline(__always)
     static func fixedDigits(_ text: UnsafeRawBufferPointer, at index: Int, count: Int) -> Int? {
         guard index >= 0, count > 0, text.count - index >= count else { return nil }
         var value = 0
