@@ -174,9 +174,11 @@ instructions() {
   done
 }
 
-# Callgrind's instruction total for `command` with --iterations $1.
+# Callgrind's instruction total for `command` with --iterations $1. Swift seeds its hash function randomly per
+# process, which moves dictionary and set work by a hundred instructions or so from run to run; a fixed seed makes
+# the count repeat exactly.
 callgrind_total() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "${command[@]}" --iterations "$1" 2>&1 \
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "${command[@]}" --iterations "$1" 2>&1 \
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
