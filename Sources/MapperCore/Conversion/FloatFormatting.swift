@@ -50,7 +50,7 @@ enum FloatFormatting {
         if value < 0 { out.append(Byte.minus) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             let start = renderDigits(of: value.magnitude, into: buffer)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+            out.append(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start...])))
         }
     }
 
