@@ -27,6 +27,7 @@ import platform
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -301,11 +302,36 @@ def _label(run):
     return label
 
 
+def _pass(run):
+    """The pass a run belongs to ("pass2"), or "" for the runs outside the passes."""
+    note = run.get("note") or ""
+    return note if re.fullmatch(r"pass\d+", note) else ""
+
+
+def _passes(results):
+    count = results["settings"].get("passes", 0)
+    return "%d pass%s" % (count, "" if count == 1 else "es")
+
+
+def pass_medians(runs, conns):
+    """Per server, over its unpinned runs at `conns` in the passes: the median req/s, CPU per request and p99 (each
+    on its own), and every pass's req/s."""
+    by_server = {}
+    for r in runs:
+        if _pass(r) and r["conns"] == conns and not r.get("pinned") and "rps" in r:
+            by_server.setdefault(r["server"], []).append(r)
+    return {server: {"passes": [r["rps"] for r in rs],
+                     "rps": statistics.median(r["rps"] for r in rs),
+                     "cpu_us_per_req": statistics.median(r["cpu_us_per_req"] for r in rs),
+                     "p99_ms": statistics.median(r["p99_ms"] for r in rs)}
+            for server, rs in by_server.items()}
+
+
 def markdown(results):
     runs = results["runs"]
-    # Each row is compared with ours at the same connection count and pinning (hash=true with plain ours).
-    ours = {(r["conns"], bool(r.get("pinned"))): r["rps"] for r in runs
-            if r["server"] == OURS and not r.get("note") and "rps" in r}
+    # Each row is compared with ours at the same connection count, pinning and pass (hash=true with plain ours).
+    ours = {(r["conns"], bool(r.get("pinned")), _pass(r)): r["rps"] for r in runs
+            if r["server"] == OURS and (not r.get("note") or _pass(r)) and "rps" in r}
     lines = []
     m = results["machine"]
     lines.append("HTTP benchmark, %s, %s × %s, wrk -t1 -d%ss%s" % (
@@ -320,7 +346,7 @@ def markdown(results):
             lines.append("| %s | %d | failed: %s |  |  |  |  |  |  |  |"
                          % (_label(r), r["conns"], "; ".join(r["failures"])))
             continue
-        base = ours.get((r["conns"], bool(r.get("pinned"))))
+        base = ours.get((r["conns"], bool(r.get("pinned")), _pass(r)))
         ratio = r["rps"] / base if base else None
         lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             _label(r) + (" **(failed)**" if r["failures"] else ""), r["conns"], _fmt(r["rps"], ",.0f"),
@@ -332,6 +358,21 @@ def markdown(results):
                  "requests. RSS: VmRSS after the run; peak: VmHWM. Other load: CPU used by neither the server nor "
                  "wrk during the run (process time and steal, not interrupt time), in % of one core: others' work on "
                  "this shared machine that the servers competed with.")
+    conns = results["settings"]["main_conns"]
+    medians = pass_medians(runs, conns)
+    if medians:
+        lines.append("")
+        lines.append("At %d connections, median of %s (the rows marked pass*; each pass starts every server "
+                     "afresh, in turn):" % (conns, _passes(results)))
+        lines.append("")
+        lines.append("| server | req/s per pass | median req/s | median CPU µs/req | median p99 ms | req/s ÷ ours |")
+        lines.append("|---|---|---:|---:|---:|---:|")
+        base = medians.get(OURS, {}).get("rps")
+        for server, m in medians.items():
+            lines.append("| %s | %s | %s | %s | %s | %s |" % (
+                server, " / ".join(format(x, ",.0f") for x in m["passes"]), _fmt(m["rps"], ",.0f"),
+                _fmt(m["cpu_us_per_req"], ".1f"), _fmt(m["p99_ms"], ".2f"),
+                _fmt(m["rps"] / base if base else None, ".2f")))
     idle = results.get("idle")
     if idle:
         lines.append("")
@@ -373,13 +414,17 @@ def targets(results):
     """(name, measured, target, met) for each target the run has numbers for."""
     runs, out = results["runs"], []
     conns = results["settings"]["main_conns"]
-    ours = _find(runs, OURS, conns)
+    # The unpinned headline figures: each server's median pass when there are passes, else its one run.
+    medians = pass_medians(runs, conns)
+    how = " (median of %s)" % _passes(results) if OURS in medians else ""
+    headline = lambda server: medians.get(server) if how else _find(runs, server, conns)
+    ours = headline(OURS)
     if ours:
         for nginx in sorted({r["server"] for r in runs if r["server"].startswith("nginx")}):
-            peer = _find(runs, nginx, conns)
+            peer = headline(nginx)
             if peer:
                 ratio = ours["rps"] / peer["rps"]
-                out.append(("%s req/s ÷ %s at %d conns" % (OURS, nginx, conns), "%.2f" % ratio,
+                out.append(("%s req/s ÷ %s at %d conns%s" % (OURS, nginx, conns, how), "%.2f" % ratio,
                             "≥ %.1f" % TARGET_RATIO_VS_NGINX, ratio >= TARGET_RATIO_VS_NGINX))
         pinned_ours = _find(runs, OURS, conns, pinned=True)
         pinned_nginx = _find(runs, "nginx 1w", conns, pinned=True)
@@ -387,10 +432,10 @@ def targets(results):
             ratio = pinned_ours["rps"] / pinned_nginx["rps"]
             out.append(("%s req/s ÷ nginx 1w at %d conns, both pinned" % (OURS, conns), "%.2f" % ratio,
                         "≥ %.1f" % TARGET_RATIO_VS_NGINX, ratio >= TARGET_RATIO_VS_NGINX))
-        out.append(("server CPU per request at %d conns" % conns, "%.1f µs" % ours["cpu_us_per_req"],
+        out.append(("server CPU per request at %d conns%s" % (conns, how), "%.1f µs" % ours["cpu_us_per_req"],
                     "≤ %.0f µs" % TARGET_CPU_US, ours["cpu_us_per_req"] <= TARGET_CPU_US))
-        out.append(("p99 at %d conns, unpinned" % conns, "%.2f ms" % ours["p99_ms"], "≤ %.0f ms" % TARGET_P99_MS,
-                    ours["p99_ms"] <= TARGET_P99_MS))
+        out.append(("p99 at %d conns, unpinned%s" % (conns, how), "%.2f ms" % ours["p99_ms"],
+                    "≤ %.0f ms" % TARGET_P99_MS, ours["p99_ms"] <= TARGET_P99_MS))
         pinned = _find(runs, OURS, conns, pinned=True)
         if pinned:
             out.append(("p99 at %d conns, server and wrk pinned to separate cores" % conns,
@@ -413,7 +458,7 @@ def chart(results, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    runs = [r for r in results["runs"] if "rps" in r]
+    runs = [r for r in results["runs"] if "rps" in r and not _pass(r)]  # the passes have their own table
     labels = []
     for r in runs:
         if _label(r) not in labels:

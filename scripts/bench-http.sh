@@ -15,13 +15,17 @@
 #      file in OUT), TransformServer with ?hash=true (64 connections), nginx with 1 and 2 workers (reuseport),
 #      FastAPI with 1 and 2 uvicorn workers. TransformServer and nginx (1 worker) are also run pinned at 64
 #      connections: the server on core 0, wrk on core 1 (taskset), for a steadier p99.
-#   5. idle: a fresh TransformServer holds 10,000 idle keep-alive connections (idle_clients, paced batches of
+#   5. passes: the headline comparison again, PASSES times in turn: TransformServer and nginx (each worker
+#      count), each freshly started, warmed up and loaded once at 64 connections. The report's targets use each
+#      server's median pass (req/s, CPU per request and p99 each), so one burst of other load on this shared
+#      machine spoils one pass of one server rather than the only comparison.
+#   6. idle: a fresh TransformServer holds 10,000 idle keep-alive connections (idle_clients, paced batches of
 #      500); within 60 s of their last request we read its RSS and time /health on fresh connections (curl).
-#   6. report: OUT/results-http.json, a markdown table, OUT/bench-http.png (Benchmarks/report_http.py);
+#   7. report: OUT/results-http.json, a markdown table, OUT/bench-http.png (Benchmarks/report_http.py);
 #      --publish also writes docs/images/bench-http.png and docs/bench-http-results.md.
 #
 # --smoke: the same code paths, small: 1-second runs at 1 and 64 connections, nginx with 1 worker, FastAPI with
-# 2, 200 idle connections. --out DIR: where results go (default .build/bench-http/<UTC time>).
+# 2, one pass, 200 idle connections. --out DIR: where results go (default .build/bench-http/<UTC time>).
 #
 # A server whose answer is wrong stops the script at once. A socket error or a non-2xx answer under load is
 # recorded, the remaining measurements still run, and the script exits 1 at the end. Every wait is bounded.
@@ -48,9 +52,9 @@ done
 # What to run. Pinned versions of the Python peer's packages (installed only when missing).
 if [ "$SMOKE" = 1 ]; then
   # nginx with 1 worker (the pinned path), FastAPI with 2 (the multi-process path).
-  DURATION=1; WARMUP=1; CONNS=(1 64); NGINX_WORKERS=(1); FASTAPI_WORKERS=(2); IDLE_COUNT=200
+  DURATION=1; WARMUP=1; CONNS=(1 64); NGINX_WORKERS=(1); FASTAPI_WORKERS=(2); PASSES=1; IDLE_COUNT=200
 else
-  DURATION=10; WARMUP=3; CONNS=(1 64 256); NGINX_WORKERS=(1 2); FASTAPI_WORKERS=(1 2); IDLE_COUNT=10000
+  DURATION=10; WARMUP=3; CONNS=(1 64 256); NGINX_WORKERS=(1 2); FASTAPI_WORKERS=(1 2); PASSES=3; IDLE_COUNT=10000
 fi
 MAIN_CONNS=64                 # the headline connection count (hash=true and pinned runs use it)
 IDLE_BATCH=500                # connections per batch: well under the listen backlog (4,096 here)
@@ -387,6 +391,26 @@ bench_fastapi() {
   stop_server
 }
 
+# headline LABEL: warm-up, then one run at MAIN_CONNS (NOTE names the pass).
+headline() {
+  RECORD=0 load "$1" "$MAIN_CONNS" "$WARMUP" "$BASE/convert/GithubUser" >/dev/null
+  load "$1" "$MAIN_CONNS" "$DURATION" "$BASE/convert/GithubUser"
+}
+
+bench_passes() {
+  local pass workers
+  for pass in $(seq 1 "$PASSES"); do
+    start_ours "ours-pass$pass"
+    NOTE=pass$pass headline TransformServer
+    stop_server
+    for workers in "${NGINX_WORKERS[@]}"; do
+      start_nginx "$workers"
+      NOTE=pass$pass headline "nginx ${workers}w"
+      stop_server
+    done
+  done
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # Idle connections
 
@@ -431,12 +455,12 @@ bench_idle() {
 # ---------------------------------------------------------------------------------------------------------------
 
 report() {
-  python3 - "$OUT/settings.json" "$SMOKE" "$DURATION" "$MAIN_CONNS" "$IDLE_COUNT" \
+  python3 - "$OUT/settings.json" "$SMOKE" "$DURATION" "$MAIN_CONNS" "$IDLE_COUNT" "$PASSES" \
     "${FAILURES[@]+"${FAILURES[@]}"}" <<'EOF'
 import json, sys
-path, smoke, duration, main_conns, idle_count, *failures = sys.argv[1:]
+path, smoke, duration, main_conns, idle_count, passes, *failures = sys.argv[1:]
 json.dump({"smoke": smoke == "1", "duration_s": int(duration), "main_conns": int(main_conns),
-           "idle_connections": int(idle_count), "failures": failures}, open(path, "w"))
+           "idle_connections": int(idle_count), "passes": int(passes), "failures": failures}, open(path, "w"))
 EOF
   local publish=()
   [ "$PUBLISH" = 1 ] && publish=(--publish "$ROOT")
@@ -452,6 +476,7 @@ stage "TransformServer" bench_ours
 stage "TransformServer, pinned" bench_ours_pinned
 for workers in "${NGINX_WORKERS[@]}"; do stage "nginx, $workers worker(s)" bench_nginx "$workers"; done
 for workers in "${FASTAPI_WORKERS[@]}"; do stage "FastAPI, $workers worker(s)" bench_fastapi "$workers"; done
+stage "passes ($PASSES × TransformServer and nginx at $MAIN_CONNS connections)" bench_passes
 stage "idle connections ($IDLE_COUNT)" bench_idle
 stage "report" report
 echo "==> total: $((SECONDS - TOTAL_START)) s"
