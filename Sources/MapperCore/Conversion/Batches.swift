@@ -32,6 +32,7 @@ extension RegistrySnapshot {
             for member in converter.resolvedMembers(ValueRef(document: 0, index: 0)) {
                 elements.append((member.key, member.key + 1))
             }
+            converter.recycleScratch()  // `batch` takes its own
             return batch(model, body, tokens, elements: elements, options: options, object: true,
                          duplicates: converter.diagnostics)
         }

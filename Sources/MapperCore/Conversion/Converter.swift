@@ -44,7 +44,8 @@ struct Converter {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096
     }
 
-    /// Hands the frame stacks to the next converter; call once the conversion is done.
+    /// Hands the frame stacks to the next converter; call once the conversion is done. Every place that makes a
+    /// converter calls it (a converter that does not just frees its stacks, and the pool is one set short).
     mutating func recycleScratch() {
         slots.pop(to: 0)
         holds.pop(to: 0)

@@ -19,8 +19,13 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 ///
 /// Entries are kept as bytes, every path and message back to back in one buffer, and become `Diagnostic` values
 /// only when `entries` is read. A `/convert` that answers 200 reads only the count and the codes, so its
-/// warnings (a lax conversion of messy input can have dozens) cost no string at all; the converter writes each
-/// path straight into the buffer.
+/// warnings (a lax conversion of messy input can have dozens) make no path or entry strings: the converter writes
+/// each path straight into the buffer. (A coercion's message is still a `String` until it is copied in.)
+///
+/// Identical means equal bytes of path and message, and the same code (SEMANTICS.md "Reports"; "Bytes": no Unicode
+/// normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
+/// severity is compared too: within one conversion it follows from the code and the mode, so this changes nothing
+/// except that an error can never be dropped as the repeat of a warning.
 struct Diagnostics: Sendable {
     let strict: Bool
     /// The paths and messages of every entry, back to back.

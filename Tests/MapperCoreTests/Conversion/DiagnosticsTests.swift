@@ -50,6 +50,41 @@ struct DiagnosticsTests {
         #expect(diagnostics.errorCount == 1)
     }
 
+    /// Identical means the same bytes: no Unicode normalisation (SEMANTICS.md "Bytes"), so a precomposed `é` and
+    /// `e` + U+0301 are two paths, as they are two keys.
+    @Test func unicodeEquivalentPathsAreDifferentEntries() {
+        var diagnostics = Diagnostics(strict: false)
+        diagnostics.record("/caf\u{e9}", .coerced, "m", isError: false)
+        diagnostics.record("/cafe\u{301}", .coerced, "m", isError: false)
+        diagnostics.record("/caf\u{e9}", .coerced, "m", isError: false)
+        #expect(diagnostics.entries.map { Array($0.path.utf8) } == [Array("/caf\u{e9}".utf8), Array("/cafe\u{301}".utf8)])
+    }
+
+    /// A path is written from its last `reset` segment on, after the entries already in the buffer.
+    @Test func pathsAreWrittenFromTheirLastReset() {
+        let bytes: [UInt8] = []
+        let tokens: [JSONToken] = []
+        bytes.withUnsafeBytes { raw in
+            tokens.withUnsafeBufferPointer { tokens in
+                let documents = DocumentStack(input: raw, tokens: tokens)
+                var diagnostics = Diagnostics(strict: false)
+                diagnostics.record("/first", .coerced, "one", isError: false)
+                var path = InputPath()
+                path.push(.index(3))
+                path.push(.reset("/a~1b"))
+                path.push(.literal(Array("c/d~".utf8)))
+                path.push(.index(7))
+                diagnostics.record(.outOfRange, "two", isError: false, at: path, in: documents,
+                                   appending: Array("x".utf8))
+                path.truncate(to: 1)
+                diagnostics.record(.outOfRange, "three", isError: true, at: path, in: documents)
+                #expect(diagnostics.entries.map { "\($0.path) \($0.message)" } == [
+                    "/first one", "/a~1b/c~1d~0/7/x two", "/3 three",
+                ])
+            }
+        }
+    }
+
     /// Past the first 256 entries repeats are found through a table instead of a scan; both ways must agree.
     @Test func repeatsAreFoundPastTheLinearLimit() {
         var diagnostics = Diagnostics(strict: false)

@@ -128,8 +128,9 @@ struct RegistryConcurrencyTests {
     }
 
     /// Conversions on many threads take their tapes and frame stacks from shared pools (`ScratchPool`) and give
-    /// them back. Bodies of different sizes and depths (nested `Box`es, wrong types that warn) mean each conversion
-    /// gets scratch a different conversion grew or left; every result must still be exactly its own.
+    /// them back. Bodies of different sizes (one over 64 KB, whose tape is not kept), single objects, arrays and
+    /// dictionaries mean each conversion gets scratch a different conversion grew or left; every result must
+    /// still be exactly its own.
     @Test
     func pooledScratchNeverMixesConcurrentConversions() throws {
         let registry = try SchemaRegistry.make(Self.itemVersions[0], Self.box, Self.special)
@@ -138,21 +139,41 @@ struct RegistryConcurrencyTests {
             let items = (0..<size).map { #"{"id":\#($0)}"# }.joined(separator: ",")
             return #"{"item":{"id":"\#(size)"},"items":[\#(items)],"byKey":{"k":{"id":\#(size)}}}"#
         }
+        @Sendable func convert(_ kind: Int, _ size: Int) -> String {
+            let text: String
+            switch kind {
+            case 0: return snapshot.run("Box", body(size)).description
+            case 1: text = "[\(body(size)),7,\(body(size / 2))]"
+            default: text = #"{"a":\#(body(size)),"b":{}}"#
+            }
+            let bytes = Array(text.utf8)
+            let result = bytes.withUnsafeBytes { raw in
+                kind == 1 ? snapshot.convertArray(raw, model: "Box", options: ConversionOptions())
+                    : snapshot.convertDictionary(raw, model: "Box", options: ConversionOptions())
+            }
+            guard case .success(let converted) = result else { return "\(result)" }
+            return "\(converted.warnings) " + String(decoding: converted.body, as: UTF8.self)
+        }
         let sizes = [0, 1, 5, 40, 300]
-        let expected = sizes.map { snapshot.run("Box", body($0)) }
-        #expect(expected.allSatisfy { $0.status == 200 })
+        let large = 6_000  // about 70 KB: a tape with room for more than 32,768 tokens, freed rather than kept
+        #expect(body(large).utf8.count > 64 * 1024)
+        let cases = sizes.flatMap { size in (0..<3).map { (kind: $0, size: size) } } + [(kind: 0, size: large)]
+        let expected = cases.map { convert($0.kind, $0.size) }
+        #expect(expected.allSatisfy { !$0.hasPrefix("failure") && !$0.hasPrefix("4") })
+        let rounds = 120
         let reports = Self.runThreads(Self.readers) { worker in
             var report = WorkerReport()
-            for i in 0..<400 {
-                let pick = (worker &* 7 &+ i) % sizes.count
-                let outcome = snapshot.run("Box", body(sizes[pick]))
-                if outcome != expected[pick] { report.failures.append("size \(sizes[pick]): \(outcome)") }
+            for i in 0..<rounds {
+                // The large body once every 30 rounds per worker: enough to interleave, cheap under the sanitizer.
+                let pick = i % 30 == 29 ? cases.count - 1 : (worker &* 7 &+ i) % (cases.count - 1)
+                let outcome = convert(cases[pick].kind, cases[pick].size)
+                if outcome != expected[pick] { report.failures.append("case \(cases[pick]): \(outcome.prefix(200))") }
                 report.count += 1
             }
             return report
         }
         #expect(reports.flatMap(\.failures).prefix(3) == [])
-        #expect(reports.map(\.count) == Array(repeating: 400, count: Self.readers))
+        #expect(reports.map(\.count) == Array(repeating: rounds, count: Self.readers))
     }
 
     /// What one worker thread found; handed back through `pthread_join`, which orders it before the reader.
