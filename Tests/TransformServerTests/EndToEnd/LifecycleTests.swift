@@ -26,18 +26,55 @@ import Glibc
         #expect(server.waitForExit() == 0)
     }
 
+    /// API.md: while draining the listener stops accepting, `/ready` answers 503 on open connections and a request
+    /// whose head has arrived is answered. The listener is checked through /proc (the server holds no listening
+    /// socket on its port) rather than by connecting: under a parallel suite another test's server may already
+    /// have bound the freed port. The grace period is long so that a starved machine cannot end it first.
     @Test func readyAnswers503WhileDraining() throws {
-        let server = try ServerProcess(settings: ["drainGraceMs": "2000"])
+        let server = try ServerProcess(settings: ["drainGraceMs": "10000"])
         let client = try server.client()
         #expect(try client.request("GET", "/ready").status == 200)
+        #expect(Self.listens(pid: server.process.processIdentifier, port: server.port))
         try client.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n")
+        let probe = try server.client()
+        try probe.send("GET /ready HTTP/1.1\r\nHost: a\r\n")  // the head completes only once draining
         usleep(100_000)
         server.signal(SIGINT)
-        let other = try? server.client()
-        #expect(other == nil || other!.isClosedByPeer(), "the listener stops accepting")
+        let deadline = Date().addingTimeInterval(5)
+        while Self.listens(pid: server.process.processIdentifier, port: server.port), Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(!Self.listens(pid: server.process.processIdentifier, port: server.port), "the listener stops accepting")
+        try probe.send("\r\n")
+        let ready = try probe.read()
+        #expect(ready.status == 503)
+        #expect(ready.header("Connection") == "close")
         try client.send(#"{"uid":1}"#)
-        #expect(try client.read().status == 200)
+        let answer = try client.read()
+        #expect(answer.status == 200)
+        #expect(answer.header("Connection") == "close")
         #expect(server.waitForExit() == 0)
+    }
+
+    /// Whether process `pid` holds a TCP socket listening on `port` (/proc/net/tcp and /proc/PID/fd).
+    static func listens(pid: Int32, port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let hexPort = String(format: ":%04X", port)
+        // Columns: sl, local address, remote address, state (0A = LISTEN), …, inode (the tenth).
+        let inodes = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[3] == "0A" else { return nil }
+            return String(fields[9])
+        })
+        guard !inodes.isEmpty, let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else {
+            return false
+        }
+        return fds.contains { fd in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else {
+                return false
+            }
+            return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
+        }
     }
 
     @Test func drainGraceClosesStragglersAndExitsZero() throws {
