@@ -317,35 +317,50 @@ struct JSONScannerTests {
         }
     }
 
-    @Test func findsStopBytesAtEveryPositionOfTheWordScan() throws {
-        // Each special byte at each position of strings up to three words long, so the 8-byte scan and the bytewise
-        // tail both meet it; eight spaces follow so that the tail is not always the end of the input.
+    @Test func findsStopBytesAtEveryPositionOfTheBlockScans() throws {
+        // Each special byte at each position of strings up to two and a half 16-byte blocks long, so the 16-byte
+        // scan (SSE2 on x86-64), the 8-byte scan and the bytewise tail all meet it; 0, 5 or 17 spaces follow, so
+        // the input ends inside, just after or well after the string's last block. Bytes just beside the stop
+        // classes (space, DEL, `!`, `[`, `]`) must not stop the scan.
         let filler = UInt8(ascii: "z")
-        for length in 1..<24 {
-            let clean = [.quote] + [UInt8](repeating: filler, count: length) + [.quote] + Array("        ".utf8)
-            #expect(try JSONTape.scanning(clean).get().tokens[0].end == length + 1)
-            for position in 0..<length {
-                for special: UInt8 in [.quote, .backslash, 0x1F, 0x00, 0x80] {
-                    var bytes = clean
-                    bytes[position + 1] = special
-                    let isLast = position == length - 1
-                    let expected: JSONSyntaxError
-                    switch special {
-                    case .quote:  // the string ends early; what follows is trailing content
-                        expected = JSONSyntaxError(.trailingContent(isLast ? .quote : filler), at: position + 2)
-                    case .backslash:  // `\z` is no escape; `\"` escapes the closing quote, so the string never ends
-                        expected =
-                            isLast
-                            ? JSONSyntaxError(.unexpectedEnd(expected: .stringEnd), at: bytes.count)
-                            : JSONSyntaxError(.invalidEscape(filler), at: position + 2)
-                    case 0x80:
-                        expected = JSONSyntaxError(.invalidUTF8(0x80), at: position + 1)
-                    default:
-                        expected = JSONSyntaxError(.controlCharacterInString(special), at: position + 1)
+        for length in 1..<40 {
+            for padding in [0, 5, 17] {
+                let clean = [.quote] + [UInt8](repeating: filler, count: length) + [.quote]
+                    + [UInt8](repeating: .space, count: padding)
+                #expect(try JSONTape.scanning(clean).get().tokens[0].end == length + 1)
+                for position in 0..<length {
+                    for plain: UInt8 in [0x20, 0x7F, 0x21, 0x5B, 0x5D] {
+                        var bytes = clean
+                        bytes[position + 1] = plain
+                        #expect(try JSONTape.scanning(bytes).get().tokens[0].end == length + 1)
                     }
-                    #expect(throws: expected) { try JSONTape.scanning(bytes).get() }
+                    try expectStopBytes(clean, length: length, position: position, filler: filler)
                 }
             }
+        }
+    }
+
+    /// Each stop byte at `position` of the clean string: the error and offset the byte-by-byte definition gives.
+    private func expectStopBytes(_ clean: [UInt8], length: Int, position: Int, filler: UInt8) throws {
+        for special: UInt8 in [.quote, .backslash, 0x1F, 0x00, 0x80, 0xFF] {
+            var bytes = clean
+            bytes[position + 1] = special
+            let isLast = position == length - 1
+            let expected: JSONSyntaxError
+            switch special {
+            case .quote:  // the string ends early; what follows is trailing content
+                expected = JSONSyntaxError(.trailingContent(isLast ? .quote : filler), at: position + 2)
+            case .backslash:  // `\z` is no escape; `\"` escapes the closing quote, so the string never ends
+                expected =
+                    isLast
+                    ? JSONSyntaxError(.unexpectedEnd(expected: .stringEnd), at: bytes.count)
+                    : JSONSyntaxError(.invalidEscape(filler), at: position + 2)
+            case 0x80, 0xFF:
+                expected = JSONSyntaxError(.invalidUTF8(special), at: position + 1)
+            default:
+                expected = JSONSyntaxError(.controlCharacterInString(special), at: position + 1)
+            }
+            #expect(throws: expected) { try JSONTape.scanning(bytes).get() }
         }
     }
 
