@@ -53,10 +53,10 @@ struct InputPath {
     }
 
     /// Renders the pointer, resolving key tokens through `documents` (raw key bytes unless a key has escapes).
-    func render(_ documents: DocumentStack, appending extra: [UInt8]? = nil) -> String {
+    func render(_ documents: DocumentStack) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        write(documents, appending: extra, into: &out)
+        write(documents, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
