@@ -26,16 +26,14 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 /// normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
 /// severity is compared too: within one conversion it follows from the code and the mode, so this changes nothing
 /// except that an error can never be dropped as the repeat of a warning.
+///
+/// The buffers live in one copy-on-write box that exists only once an entry is recorded: most conversions record
+/// nothing, and then making, copying (into a `Run`, a `Converted`) and dropping the collector touches no reference
+/// count.
 struct Diagnostics: Sendable {
     let strict: Bool
-    /// The paths and messages of every entry, back to back.
-    private var text: [UInt8] = []
-    private var records: [Record] = []
-    /// FNV-1a over each record's path, apart from the records so that looking for a repeat reads only these.
-    private var fingerprints: [UInt64] = []
-    /// Records by fingerprint, for finding repeats once there are too many to compare one by one (built on first
-    /// need).
-    private var byFingerprint: [UInt64: [Int]] = [:]
+    /// The entries, once there is one.
+    private var box: Box?
     private(set) var errorCount = 0
     /// Up to this many entries, a repeat is found by scanning the fingerprints.
     private static let linearLimit = 256
@@ -49,17 +47,40 @@ struct Diagnostics: Sendable {
         var end: Int
     }
 
+    /// The buffers, in a class so that a collector without entries holds only a nil reference. Only the collector
+    /// that holds the box uniquely writes to it (`writable`), so the runtime's exclusivity checks are redundant.
+    private final class Box: @unchecked Sendable {
+        /// The paths and messages of every entry, back to back.
+        @exclusivity(unchecked) var text: [UInt8] = []
+        @exclusivity(unchecked) var records: [Record] = []
+        /// FNV-1a over each record's path, apart from the records so that looking for a repeat reads only these.
+        @exclusivity(unchecked) var fingerprints: [UInt64] = []
+        /// Records by fingerprint, for finding repeats once there are too many to compare one by one (built on
+        /// first need).
+        @exclusivity(unchecked) var byFingerprint: [UInt64: [Int]] = [:]
+
+        init() {}
+
+        init(copying other: Box) {
+            text = other.text
+            records = other.records
+            fingerprints = other.fingerprints
+            byFingerprint = other.byFingerprint
+        }
+    }
+
     init(strict: Bool) { self.strict = strict }
 
-    var isEmpty: Bool { records.isEmpty }
-    var count: Int { records.count }
+    var isEmpty: Bool { box?.records.isEmpty ?? true }
+    var count: Int { box?.records.count ?? 0 }
     /// The entries' codes, in report order.
-    var codes: [DiagnosticCode] { records.map(\.code) }
+    var codes: [DiagnosticCode] { box?.records.map(\.code) ?? [] }
 
     /// Every entry, its path and message made into strings now.
     var entries: [Diagnostic] {
-        text.withUnsafeBytes { text in
-            records.map { record in
+        guard let box else { return [] }
+        return box.text.withUnsafeBytes { text in
+            box.records.map { record in
                 Diagnostic(path: String(decoding: text[record.pathStart..<record.messageStart], as: UTF8.self),
                            code: record.code,
                            message: String(decoding: text[record.messageStart..<record.end], as: UTF8.self),
@@ -68,81 +89,112 @@ struct Diagnostics: Sendable {
         }
     }
 
+    /// The box, made for the first entry and copied first when another collector shares it.
+    private mutating func writable() -> Box {
+        if box == nil {
+            box = Box()
+        } else if !isKnownUniquelyReferenced(&box) {
+            box = Box(copying: box!)
+        }
+        return box!
+    }
+
+    /// Forgets every entry, keeping the buffers' capacity when no other collector shares them (a batch's next
+    /// element).
+    mutating func removeAll() {
+        errorCount = 0
+        guard isKnownUniquelyReferenced(&box), let box else {
+            box = nil
+            return
+        }
+        box.text.removeAll(keepingCapacity: true)
+        box.records.removeAll(keepingCapacity: true)
+        box.fingerprints.removeAll(keepingCapacity: true)
+        box.byFingerprint.removeAll()
+    }
+
     mutating func warn(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: strict) }
 
     mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
-        let start = text.count
-        text.append(utf8: path)
-        finish(code, message, isError: isError, pathStart: start)
+        let box = writable()
+        let start = box.text.count
+        box.text.append(utf8: path)
+        finish(box, code, message, isError: isError, pathStart: start)
     }
 
     /// Records an entry whose path is the converter's current input position (`path` rendered through
     /// `documents`, then `extra`), written straight into the buffer.
     mutating func record(_ code: DiagnosticCode, _ message: String, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
-        let start = text.count
-        path.write(documents, appending: extra, into: &text)
-        finish(code, message, isError: isError, pathStart: start)
+        let box = writable()
+        let start = box.text.count
+        path.write(documents, appending: extra, into: &box.text)
+        finish(box, code, message, isError: isError, pathStart: start)
     }
 
     /// Adds another collector's entries with `prefix` in front of each path (batch elements, compare sides).
     mutating func append(_ other: Diagnostics, prefix: String) {
-        other.text.withUnsafeBytes { source in
-            for entry in other.records {
-                let start = text.count
-                text.append(utf8: prefix)
-                text.append(bytes: UnsafeRawBufferPointer(rebasing: source[entry.pathStart..<entry.messageStart]))
-                let messageStart = text.count
-                text.append(bytes: UnsafeRawBufferPointer(rebasing: source[entry.messageStart..<entry.end]))
+        guard let source = other.box else { return }
+        let box = writable()
+        source.text.withUnsafeBytes { sourceText in
+            for entry in source.records {
+                let start = box.text.count
+                box.text.append(utf8: prefix)
+                box.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.pathStart..<entry.messageStart]))
+                let messageStart = box.text.count
+                box.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.messageStart..<entry.end]))
                 keepUnlessRepeated(Record(code: entry.code, isError: entry.isError, pathStart: start,
-                                          messageStart: messageStart, end: text.count))
+                                          messageStart: messageStart, end: box.text.count), in: box)
             }
         }
     }
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
-    private mutating func finish(_ code: DiagnosticCode, _ message: String, isError: Bool, pathStart: Int) {
-        let messageStart = text.count
-        text.append(utf8: message)
+    private mutating func finish(_ box: Box, _ code: DiagnosticCode, _ message: String, isError: Bool,
+                                 pathStart: Int) {
+        let messageStart = box.text.count
+        box.text.append(utf8: message)
         keepUnlessRepeated(Record(code: code, isError: isError, pathStart: pathStart, messageStart: messageStart,
-                                  end: text.count))
+                                  end: box.text.count), in: box)
     }
 
     /// Keeps the entry whose bytes end the buffer, or drops those bytes when an identical entry is already kept.
-    private mutating func keepUnlessRepeated(_ new: Record) {
-        let fingerprint = fingerprint(new)
-        if records.count < Self.linearLimit {
-            for (index, old) in fingerprints.enumerated() where old == fingerprint && same(records[index], new) {
-                text.truncate(to: new.pathStart)
+    private mutating func keepUnlessRepeated(_ new: Record, in box: Box) {
+        let fingerprint = Self.fingerprint(new, in: box)
+        if box.records.count < Self.linearLimit {
+            for (index, old) in box.fingerprints.enumerated()
+            where old == fingerprint && Self.same(box.records[index], new, in: box) {
+                box.text.truncate(to: new.pathStart)
                 return
             }
         } else {
-            if byFingerprint.isEmpty {
-                for (index, old) in fingerprints.enumerated() { byFingerprint[old, default: []].append(index) }
+            if box.byFingerprint.isEmpty {
+                for (index, old) in box.fingerprints.enumerated() { box.byFingerprint[old, default: []].append(index) }
             }
-            if let candidates = byFingerprint[fingerprint], candidates.contains(where: { same(records[$0], new) }) {
-                text.truncate(to: new.pathStart)
+            if let candidates = box.byFingerprint[fingerprint],
+               candidates.contains(where: { Self.same(box.records[$0], new, in: box) }) {
+                box.text.truncate(to: new.pathStart)
                 return
             }
-            byFingerprint[fingerprint, default: []].append(records.count)
+            box.byFingerprint[fingerprint, default: []].append(box.records.count)
         }
-        records.append(new)
-        fingerprints.append(fingerprint)
+        box.records.append(new)
+        box.fingerprints.append(fingerprint)
         if new.isError { errorCount += 1 }
     }
 
-    private func fingerprint(_ record: Record) -> UInt64 {
+    private static func fingerprint(_ record: Record, in box: Box) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        text.withUnsafeBytes { text in
+        box.text.withUnsafeBytes { text in
             for byte in text[record.pathStart..<record.messageStart] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         }
         return hash
     }
 
-    private func same(_ a: Record, _ b: Record) -> Bool {
+    private static func same(_ a: Record, _ b: Record, in box: Box) -> Bool {
         guard a.code == b.code, a.isError == b.isError, a.messageStart - a.pathStart == b.messageStart - b.pathStart,
               a.end - a.messageStart == b.end - b.messageStart else { return false }
-        return text.withUnsafeBytes { text in
+        return box.text.withUnsafeBytes { text in
             text[a.pathStart..<a.end].elementsEqual(text[b.pathStart..<b.end])
         }
     }

@@ -111,4 +111,37 @@ struct DiagnosticsTests {
         ])
         #expect(all.errorCount == 2)
     }
+
+    /// The buffers are shared by copies until one of them records: each copy keeps exactly its own entries (a
+    /// `Run` or a `Converted` holds a copy while a batch's converter goes on recording).
+    @Test func copiesKeepTheirOwnEntries() {
+        var original = Diagnostics(strict: false)
+        let empty = original
+        original.record("/a", .coerced, "m", isError: false)
+        var copy = original
+        copy.record("/b", .outOfRange, "n", isError: true)
+        original.record("/c", .coerced, "o", isError: false)
+        #expect(empty.isEmpty && empty.entries.isEmpty && empty.codes.isEmpty)
+        #expect(original.entries.map(\.path) == ["/a", "/c"])
+        #expect(original.errorCount == 0)
+        #expect(copy.entries.map(\.path) == ["/a", "/b"])
+        #expect(copy.errorCount == 1)
+    }
+
+    /// `removeAll` (a batch's next element) empties this collector only: a copy taken before keeps its entries,
+    /// and repeats are judged against the new entries alone.
+    @Test func removeAllLeavesCopiesAlone() {
+        var diagnostics = Diagnostics(strict: false)
+        diagnostics.record("/a", .coerced, "m", isError: true)
+        let kept = diagnostics
+        diagnostics.removeAll()
+        #expect(diagnostics.isEmpty && diagnostics.errorCount == 0)
+        #expect(kept.entries.map(\.path) == ["/a"] && kept.errorCount == 1)
+        diagnostics.record("/a", .coerced, "m", isError: true)
+        diagnostics.removeAll()  // unshared now: cleared in place
+        diagnostics.record("/a", .coerced, "m", isError: true)
+        diagnostics.record("/a", .coerced, "m", isError: true)
+        #expect(diagnostics.entries.map(\.path) == ["/a"] && diagnostics.errorCount == 1)
+        #expect(kept.entries.map(\.path) == ["/a"])
+    }
 }
