@@ -43,14 +43,16 @@ extension RegistrySnapshot {
     func withTape<R>(_ body: UnsafeRawBufferPointer, _ options: ConversionOptions,
                      _ work: (UnsafeBufferPointer<JSONToken>) -> Result<R, MappingError>) -> Result<R, MappingError> {
         var tape = JSONTape.pool.take() ?? JSONTape()
-        defer { JSONTape.pool.give(tape) }
+        let result: Result<R, MappingError>
         do throws(JSONSyntaxError) {
             try JSONScanner.scan(body, into: &tape, maxDepth: options.maxDepth)
+            result = tape.tokens.withUnsafeBufferPointer { work($0) }
         } catch {
             let location = JSONErrorLocation(error, in: body)
-            return .failure(error.isNestingTooDeep ? .nestingTooDeep(location) : .invalidJSON(location))
+            result = .failure(error.isNestingTooDeep ? .nestingTooDeep(location) : .invalidJSON(location))
         }
-        return tape.tokens.withUnsafeBufferPointer { work($0) }
+        JSONTape.pool.give(tape)  // its last use: handed over, not copied
+        return result
     }
 
     /// Converts the object at token `index` of the body as `model`.

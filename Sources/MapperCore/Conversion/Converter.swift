@@ -50,14 +50,17 @@ struct Converter {
         slots.pop(to: 0)
         holds.pop(to: 0)
         unread.pop(to: 0)
-        Self.scratchPool.give((slots, holds, unread))
-        (slots, holds, unread) = (FrameStack(), FrameStack(), FrameStack())
+        var scratch = (FrameStack<Int>(), FrameStack<Bool>(), FrameStack<Int>())
+        swap(&scratch.0, &slots)
+        swap(&scratch.1, &holds)
+        swap(&scratch.2, &unread)
+        Self.scratchPool.give(scratch)
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and
     /// no rebuilt documents. `out` and the scratch stacks keep their contents and capacity.
     mutating func startObject() {
-        diagnostics = Diagnostics(strict: options.mode == .strict)
+        diagnostics.removeAll()
         documents.removeRebuilt()
     }
 

@@ -24,10 +24,11 @@ final class ScratchPool<Value: Sendable>: Sendable {
     }
 
     /// Keeps `value` for a later `take`, unless the pool is full or `keeps` refuses it.
-    func give(_ value: Value) {
+    func give(_ value: consuming Value) {
         guard keeps(value) else { return }
+        var value: Value? = consume value
         stock.withLock { stock in
-            if stock.count < limit { stock.append(value) }
+            if stock.count < limit { stock.append(value.take()!) }
         }
     }
 
