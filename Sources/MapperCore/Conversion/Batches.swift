@@ -87,17 +87,15 @@ extension RegistrySnapshot {
         var warnings = all.count
         for (n, element) in elements.enumerated() {
             var keyBytes: [UInt8] = []
-            // The element's pointer, the prefix of its entries' paths (built only when it has entries).
-            let prefix: () -> String
+            var decoded: [UInt8] = []
             if object {
-                var decoded: [UInt8] = []
                 JSONStrings.decode(tokens[element.key!], in: body, into: &decoded)
-                prefix = { "/" + JSONPointer.escape(decoded) }
                 JSONStrings.writeQuoted(decoded, into: &keyBytes)
                 keyBytes.append(.colon)
-            } else {
-                prefix = { "/\(element.key!)" }
             }
+            // The element's pointer, the prefix of its entries' paths (built only when it has entries; a local
+            // function, not a closure value, so that no context is allocated per element).
+            func prefix() -> String { object ? "/" + JSONPointer.escape(decoded) : "/\(element.key!)" }
             if strict {
                 if n > 0 { strictResult.append(.comma) }
                 strictResult.append(contentsOf: keyBytes)
@@ -116,7 +114,7 @@ extension RegistrySnapshot {
             }
             let elementStart = converter.out.count
             if elementStart > 1 { converter.out.append(.comma) }
-            converter.out.append(contentsOf: keyBytes)
+            if object { converter.out.append(contentsOf: keyBytes) }
             let valueStart = converter.out.count
             converter.startObject()
             converter.convertObject(ValueRef(document: 0, index: element.index), as: model)

@@ -18,7 +18,7 @@ extension Converter {
             object = transformed
         }
         var model = declared
-        if let chosen = chooseModel(declared, for: object) { model = chosen }
+        if !declared.classRules.isEmpty, let chosen = chooseModel(declared, for: object) { model = chosen }
         if model !== declared, depth == 0 { rootBuilt = model }
         let start = out.count
         if recordsBuilt { builtAt[start] = model.id }
@@ -38,7 +38,7 @@ extension Converter {
         defer { unread.pop(to: unreadFrame) }
         var duplicated = Set<Int>()
         var strayDuplicates: [(key: [UInt8], pointer: String)] = []
-        var mergedPointers: [Int: String] = [:]
+        var mergedPointers = [Int: String]()  // (not `[:]`, which is built through dictionaryLiteral)
         if object.index == 0 {
             for (key, pointer) in documents.mergedDuplicates(object.document) {
                 if let id = keys.id(of: key) {
@@ -70,7 +70,7 @@ extension Converter {
         let holdsFrame = holds.push(model.properties.count, filledWith: false)
         defer { holds.pop(to: holdsFrame) }
         // Input pointers of required properties that were present but did not convert (rendered only then).
-        var failedAt: [Int: String] = [:]
+        var failedAt = [Int: String]()
         out.append(.openBrace)
         var first = true
         var reportedDuplicates = Set<Int>()
@@ -156,9 +156,14 @@ extension Converter {
             let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
             strayDuplicates.append((Array(keys.key(id)), pointer))
         }
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[from: unreadFrame],
-                        duplicates: strayDuplicates, frame: frame)
-        checkRules(of: model, holds: holds[from: holdsFrame], failedAt: failedAt)
+        // Most objects have nothing for stages 3 and 4 to look at (the called functions would find so too).
+        if model.rejectsUnknownKeys || !strayDuplicates.isEmpty || unread.top - unreadFrame > 1 {
+            reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[from: unreadFrame],
+                            duplicates: strayDuplicates, frame: frame)
+        }
+        if !model.required.isEmpty || !model.requireAny.isEmpty {
+            checkRules(of: model, holdsFrame: holdsFrame, failedAt: failedAt)
+        }
         if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
     }
 

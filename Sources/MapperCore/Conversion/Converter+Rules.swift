@@ -5,7 +5,7 @@ extension Converter {
     /// that no property reads, sorted bytewise by key.
     /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild).
     mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unread: ArraySlice<Int>, duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
+                                  unread: [Int], duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
         let rejects = model.rejectsUnknownKeys
         let document = documents[object.document]
         guard rejects || !duplicates.isEmpty || Self.mayRepeat(unread, in: document) else { return }
@@ -68,7 +68,7 @@ extension Converter {
 
     /// Whether two of the keys may be equal: exact for a few keys without escapes (their raw bytes are then
     /// their decoded bytes), otherwise `true`, leaving the answer to the full pass.
-    private static func mayRepeat(_ keyTokens: ArraySlice<Int>, in document: DocumentStack.Document) -> Bool {
+    private static func mayRepeat(_ keyTokens: [Int], in document: DocumentStack.Document) -> Bool {
         guard keyTokens.count > 1 else { return false }
         guard keyTokens.count <= 32 else { return true }
         let tokens = document.tokens
@@ -96,10 +96,9 @@ extension Converter {
         return path.render(documents)
     }
 
-    /// Stage 4: `required` and `requireAny`. `holds` is the object's frame of the converter's `holds` stack;
+    /// Stage 4: `required` and `requireAny`. The object's flags are the frame of the `holds` stack at `base`;
     /// `failedAt` holds the input pointer of each required property that was present but holds no value.
-    mutating func checkRules(of model: CompiledModel, holds: ArraySlice<Bool>, failedAt: [Int: String]) {
-        let base = holds.startIndex
+    mutating func checkRules(of model: CompiledModel, holdsFrame base: Int, failedAt: [Int: String]) {
         for index in model.required where !holds[base + index] {
             let property = model.properties[index]
             if let pointer = failedAt[index] {

@@ -17,16 +17,16 @@ struct Converter {
     var diagnostics: Diagnostics
     var path = InputPath()
     /// Per-object key slots (a stack of frames, one per model object being converted).
-    var slots: FrameStack<Int>
+    let slots: FrameStack<Int>
     /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
     /// sets `recordsBuilt`).
     var builtAt: [Int: Int] = [:]
     var recordsBuilt = false
     /// Per-object flags: whether each property holds a value (a stack of frames, as `slots`). Only the flags of
     /// properties that `validate` reads are kept on the common-value path (`PropertyPlan.ruled`).
-    var holds: FrameStack<Bool>
+    let holds: FrameStack<Bool>
     /// Per-object key tokens that no property read (a stack of frames, as `slots`).
-    var unread: FrameStack<Int>
+    let unread: FrameStack<Int>
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
 
@@ -44,17 +44,15 @@ struct Converter {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096
     }
 
-    /// Hands the frame stacks to the next converter; call once the conversion is done. Every place that makes a
-    /// converter calls it (a converter that does not just frees its stacks, and the pool is one set short).
-    mutating func recycleScratch() {
+    /// Hands the frame stacks to the next converter; call once the conversion is done, as the converter's last
+    /// use of them (another converter may take them at once; what it built, `out` and `diagnostics`, stays
+    /// readable). Every place that makes a converter calls it (a converter that does not just frees its stacks,
+    /// and the pool is one set short).
+    func recycleScratch() {
         slots.pop(to: 0)
         holds.pop(to: 0)
         unread.pop(to: 0)
-        var scratch = (FrameStack<Int>(), FrameStack<Bool>(), FrameStack<Int>())
-        swap(&scratch.0, &slots)
-        swap(&scratch.1, &holds)
-        swap(&scratch.2, &unread)
-        Self.scratchPool.give(scratch)
+        Self.scratchPool.give((slots, holds, unread))
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and

@@ -3,61 +3,77 @@
 /// A converter's scratch stack of per-object frames (key slots, hold flags, unread keys). Each object pushes a
 /// frame on entry and pops it on exit, and nested objects push theirs on top.
 ///
-/// The storage only grows: popping moves `top` back and leaves the elements in place, and pushing overwrites them.
-/// So a frame costs one fill and no change of the array's count (an array's `removeLast(_:)` and
-/// `append(repeating:count:)` were each about 100 instructions, paid three times per object).
-struct FrameStack<Element: BitwiseCopyable> {
-    private var storage: [Element] = []
-    /// Elements below `top` are in use; those above it are left over from popped frames.
-    private(set) var top = 0
+/// A class over one buffer it manages itself, so that reading or writing an element is one load or store: an
+/// array checks that its buffer is uniquely referenced before every write (a runtime call), which cost about a
+/// tenth of a small object's conversion. A stack belongs to one converter at a time — converters hand them on
+/// through `ScratchPool` when they finish — so it needs neither a lock nor copy-on-write. The buffer only grows:
+/// popping moves `top` back, and pushing fills the frame again.
+final class FrameStack<Element: BitwiseCopyable> {
+    /// `capacity` elements, of which those below `top` are in use.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private(set) var capacity: Int
+    @exclusivity(unchecked) private(set) var top = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Makes room for `count` elements, keeping those below the top.
+    private func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        let grown = max(count, capacity * 2)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        larger.initialize(from: storage, count: top)
+        storage.deallocate()
+        storage = larger
+        capacity = grown
+    }
 
     /// Pushes `count` elements set to `value`; returns the frame's first index (pass it to `pop(to:)`).
     @inline(__always)
-    mutating func push(_ count: Int, filledWith value: Element) -> Int {
+    func push(_ count: Int, filledWith value: Element) -> Int {
         let base = top
-        let end = base + count
-        // Leftovers from popped frames are overwritten; any room still missing is appended already filled.
-        let reused = min(end, storage.count) - base
-        if reused > 0 {
-            storage.withUnsafeMutableBufferPointer { buffer in
-                (buffer.baseAddress! + base).update(repeating: value, count: reused)
-            }
-        }
-        if storage.count < end { storage.append(repeating: value, count: end - storage.count) }
-        top = end
+        if base + count > capacity { reserve(base + count) }
+        (storage + base).initialize(repeating: value, count: count)
+        top = base + count
         return base
     }
 
     /// Pushes one element.
     @inline(__always)
-    mutating func append(_ value: Element) {
-        if top < storage.count { storage[top] = value } else { storage.append(value) }
+    func append(_ value: Element) {
+        if top == capacity { reserve(top + 1) }
+        (storage + top).initialize(to: value)
         top += 1
     }
 
     /// Drops every element from `base` on (the frame pushed at `base`, and any above it).
     @inline(__always)
-    mutating func pop(to base: Int) {
+    func pop(to base: Int) {
         top = min(top, base)
     }
 
     @inline(__always)
     subscript(index: Int) -> Element {
         get {
-            precondition(index < top, "FrameStack index above the top")
+            precondition(index >= 0 && index < top, "FrameStack index outside the frames")
             return storage[index]
         }
         set {
-            precondition(index < top, "FrameStack index above the top")
+            precondition(index >= 0 && index < top, "FrameStack index outside the frames")
             storage[index] = newValue
         }
     }
 
-    /// The elements from `base` to the top.
-    subscript(from base: Int) -> ArraySlice<Element> { storage[base..<top] }
-
-    /// The elements the storage holds, in use or not.
-    var capacity: Int { storage.count }
+    /// A copy of the elements from `base` to the top.
+    subscript(from base: Int) -> [Element] {
+        precondition(base >= 0 && base <= top, "FrameStack frame outside the frames")
+        return Array(UnsafeBufferPointer(start: storage + base, count: top - base))
+    }
 }
 
-extension FrameStack: Sendable where Element: Sendable {}
+/// Handed from converter to converter through a locked pool, never used by two at once.
+extension FrameStack: @unchecked Sendable {}

@@ -7,7 +7,7 @@ import Testing
 /// The converter's scratch stacks: a pushed frame is filled even where a popped frame left other values.
 struct FrameStackTests {
     @Test func framesAreFilledOverLeftovers() {
-        var stack = FrameStack<Int>()
+        let stack = FrameStack<Int>()
         let outer = stack.push(3, filledWith: -1)
         #expect(outer == 0)
         stack[1] = 7
@@ -27,7 +27,7 @@ struct FrameStackTests {
     }
 
     @Test func appendsReuseAndGrow() {
-        var stack = FrameStack<Int>()
+        let stack = FrameStack<Int>()
         for i in 0..<5 { stack.append(i) }
         stack.pop(to: 2)
         stack.append(20)
@@ -41,10 +41,28 @@ struct FrameStackTests {
     }
 
     @Test func boolFramesStartFalse() {
-        var stack = FrameStack<Bool>()
+        let stack = FrameStack<Bool>()
         let first = stack.push(5, filledWith: true)
         stack.pop(to: first)
         let second = stack.push(8, filledWith: false)
         #expect(!stack[from: second].contains(true))
+    }
+
+    /// Growing past the capacity keeps every element below the top, at every size on the way.
+    @Test func growingKeepsTheFrames() {
+        let stack = FrameStack<Int>(capacity: 1)
+        var expected: [Int] = []
+        for size in 1...70 {
+            let frame = stack.push(size, filledWith: size)
+            #expect(frame == expected.count)
+            expected += [Int](repeating: size, count: size)
+            stack[frame] = -size
+            expected[frame] = -size
+        }
+        for i in 0..<40 { stack.append(1_000 + i) }
+        expected += (0..<40).map { 1_000 + $0 }
+        #expect(stack.top == expected.count)
+        #expect(stack[from: 0] == expected)
+        #expect(stack.capacity >= expected.count)
     }
 }
