@@ -156,14 +156,9 @@ extension Converter {
             let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
             strayDuplicates.append((Array(keys.key(id)), pointer))
         }
-        // Most objects have nothing for stages 3 and 4 to look at (the called functions would find so too).
-        if model.rejectsUnknownKeys || !strayDuplicates.isEmpty || unread.top - unreadFrame > 1 {
-            reportStrayKeys(of: model, requestedAs: declared, object: object, unread: unread[from: unreadFrame],
-                            duplicates: strayDuplicates, frame: frame)
-        }
-        if !model.required.isEmpty || !model.requireAny.isEmpty {
-            checkRules(of: model, holdsFrame: holdsFrame, failedAt: failedAt)
-        }
+        reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame,
+                        duplicates: strayDuplicates, frame: frame)
+        checkRules(of: model, holdsFrame: holdsFrame, failedAt: failedAt)
         if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
     }
 

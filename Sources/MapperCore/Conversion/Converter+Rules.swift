@@ -3,18 +3,21 @@
 extension Converter {
     /// Stage 3 of a model's report: `unknown_key` (under `unknownKeys: reject`) and `duplicate_key` entries for keys
     /// that no property reads, sorted bytewise by key.
-    /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild).
+    /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild); the
+    /// key tokens no property read are the frame of the `unread` stack at `unreadFrame`.
     mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unread: [Int], duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
+                                  unreadFrame: Int, duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
         let rejects = model.rejectsUnknownKeys
         let document = documents[object.document]
-        guard rejects || !duplicates.isEmpty || Self.mayRepeat(unread, in: document) else { return }
+        let unreadKeys = unreadFrame..<unread.top
+        guard rejects || !duplicates.isEmpty || Self.mayRepeat(unreadKeys, of: unread, in: document) else { return }
         var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
         for (key, pointer) in duplicates {
             entries.append((key, .duplicateKey, pointer, Issue.duplicateKey(key).message))
         }
         var seen: [[UInt8]: Int] = [:]
-        for keyToken in unread {
+        for position in unreadKeys {
+            let keyToken = unread[position]
             let key = documents.decodedKey(object.document, keyToken)
             let pointer = memberPointer(object.document, keyToken)
             seen[key, default: 0] += 1
@@ -68,15 +71,16 @@ extension Converter {
 
     /// Whether two of the keys may be equal: exact for a few keys without escapes (their raw bytes are then
     /// their decoded bytes), otherwise `true`, leaving the answer to the full pass.
-    private static func mayRepeat(_ keyTokens: [Int], in document: DocumentStack.Document) -> Bool {
-        guard keyTokens.count > 1 else { return false }
-        guard keyTokens.count <= 32 else { return true }
+    private static func mayRepeat(_ positions: Range<Int>, of keyTokens: FrameStack<Int>,
+                                  in document: DocumentStack.Document) -> Bool {
+        guard positions.count > 1 else { return false }
+        guard positions.count <= 32 else { return true }
         let tokens = document.tokens
-        for i in keyTokens.indices {
+        for i in positions {
             let a = tokens[keyTokens[i]]
             if a.hasEscapes { return true }
             let raw = UnsafeRawBufferPointer(rebasing: document.bytes[a.start..<a.end])
-            for j in keyTokens.startIndex..<i where JSONStrings.equals(tokens[keyTokens[j]], in: document.bytes, raw) {
+            for j in positions.lowerBound..<i where JSONStrings.equals(tokens[keyTokens[j]], in: document.bytes, raw) {
                 return true
             }
         }

@@ -33,7 +33,7 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 struct Diagnostics: Sendable {
     let strict: Bool
     /// The entries, once there is one.
-    private var box: Box?
+    private var box: CopyOnWriteBox<Entries>?
     private(set) var errorCount = 0
     /// Up to this many entries, a repeat is found by scanning the fingerprints.
     private static let linearLimit = 256
@@ -47,40 +47,72 @@ struct Diagnostics: Sendable {
         var end: Int
     }
 
-    /// The buffers, in a class so that a collector without entries holds only a nil reference. Only the collector
-    /// that holds the box uniquely writes to it (`writable`), so the runtime's exclusivity checks are redundant.
-    private final class Box: @unchecked Sendable {
+    /// The buffers, boxed so that a collector without entries holds only a nil reference.
+    private struct Entries {
         /// The paths and messages of every entry, back to back.
-        @exclusivity(unchecked) var text: [UInt8] = []
-        @exclusivity(unchecked) var records: [Record] = []
+        var text: [UInt8] = []
+        var records: [Record] = []
         /// FNV-1a over each record's path, apart from the records so that looking for a repeat reads only these.
-        @exclusivity(unchecked) var fingerprints: [UInt64] = []
+        var fingerprints: [UInt64] = []
         /// Records by fingerprint, for finding repeats once there are too many to compare one by one (built on
         /// first need).
-        @exclusivity(unchecked) var byFingerprint: [UInt64: [Int]] = [:]
+        var byFingerprint: [UInt64: [Int]] = [:]
 
-        init() {}
+        /// Keeps the entry whose bytes end `text` and returns true, or drops those bytes and returns false when an
+        /// identical entry is kept already.
+        mutating func keepUnlessRepeated(_ new: Record) -> Bool {
+            let fingerprint = fingerprint(new)
+            if records.count < Diagnostics.linearLimit {
+                for (index, old) in fingerprints.enumerated() where old == fingerprint && same(records[index], new) {
+                    text.truncate(to: new.pathStart)
+                    return false
+                }
+            } else {
+                if byFingerprint.isEmpty {
+                    for (index, old) in fingerprints.enumerated() { byFingerprint[old, default: []].append(index) }
+                }
+                if let candidates = byFingerprint[fingerprint], candidates.contains(where: { same(records[$0], new) }) {
+                    text.truncate(to: new.pathStart)
+                    return false
+                }
+                byFingerprint[fingerprint, default: []].append(records.count)
+            }
+            records.append(new)
+            fingerprints.append(fingerprint)
+            return true
+        }
 
-        init(copying other: Box) {
-            text = other.text
-            records = other.records
-            fingerprints = other.fingerprints
-            byFingerprint = other.byFingerprint
+        private func fingerprint(_ record: Record) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            text.withUnsafeBytes { text in
+                for byte in text[record.pathStart..<record.messageStart] {
+                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                }
+            }
+            return hash
+        }
+
+        private func same(_ a: Record, _ b: Record) -> Bool {
+            guard a.code == b.code, a.isError == b.isError, a.messageStart - a.pathStart == b.messageStart - b.pathStart,
+                  a.end - a.messageStart == b.end - b.messageStart else { return false }
+            return text.withUnsafeBytes { text in
+                text[a.pathStart..<a.end].elementsEqual(text[b.pathStart..<b.end])
+            }
         }
     }
 
     init(strict: Bool) { self.strict = strict }
 
-    var isEmpty: Bool { box?.records.isEmpty ?? true }
-    var count: Int { box?.records.count ?? 0 }
+    var isEmpty: Bool { box?.value.records.isEmpty ?? true }
+    var count: Int { box?.value.records.count ?? 0 }
     /// The entries' codes, in report order.
-    var codes: [DiagnosticCode] { box?.records.map(\.code) ?? [] }
+    var codes: [DiagnosticCode] { box?.value.records.map(\.code) ?? [] }
 
     /// Every entry, its path and message made into strings now.
     var entries: [Diagnostic] {
         guard let box else { return [] }
-        return box.text.withUnsafeBytes { text in
-            box.records.map { record in
+        return box.value.text.withUnsafeBytes { text in
+            box.value.records.map { record in
                 Diagnostic(path: String(decoding: text[record.pathStart..<record.messageStart], as: UTF8.self),
                            code: record.code,
                            message: String(decoding: text[record.messageStart..<record.end], as: UTF8.self),
@@ -89,15 +121,8 @@ struct Diagnostics: Sendable {
         }
     }
 
-    /// The box, made for the first entry and copied first when another collector shares it.
-    private mutating func writable() -> Box {
-        if box == nil {
-            box = Box()
-        } else if !isKnownUniquelyReferenced(&box) {
-            box = Box(copying: box!)
-        }
-        return box!
-    }
+    /// The entries' box, made for the first entry and copied first when another collector shares it.
+    private mutating func writable() -> CopyOnWriteBox<Entries> { box.writableBox { Entries() } }
 
     /// Forgets every entry, keeping the buffers' capacity when no other collector shares them (a batch's next
     /// element).
@@ -107,18 +132,18 @@ struct Diagnostics: Sendable {
             box = nil
             return
         }
-        box.text.removeAll(keepingCapacity: true)
-        box.records.removeAll(keepingCapacity: true)
-        box.fingerprints.removeAll(keepingCapacity: true)
-        box.byFingerprint.removeAll()
+        box.value.text.removeAll(keepingCapacity: true)
+        box.value.records.removeAll(keepingCapacity: true)
+        box.value.fingerprints.removeAll(keepingCapacity: true)
+        box.value.byFingerprint.removeAll()
     }
 
     mutating func warn(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: strict) }
 
     mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
         let box = writable()
-        let start = box.text.count
-        box.text.append(utf8: path)
+        let start = box.value.text.count
+        box.value.text.append(utf8: path)
         finish(box, code, message, isError: isError, pathStart: start)
     }
 
@@ -127,8 +152,8 @@ struct Diagnostics: Sendable {
     mutating func record(_ code: DiagnosticCode, _ message: String, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
         let box = writable()
-        let start = box.text.count
-        path.write(documents, appending: extra, into: &box.text)
+        let start = box.value.text.count
+        path.write(documents, appending: extra, into: &box.value.text)
         finish(box, code, message, isError: isError, pathStart: start)
     }
 
@@ -136,66 +161,31 @@ struct Diagnostics: Sendable {
     mutating func append(_ other: Diagnostics, prefix: String) {
         guard let source = other.box else { return }
         let box = writable()
-        source.text.withUnsafeBytes { sourceText in
-            for entry in source.records {
-                let start = box.text.count
-                box.text.append(utf8: prefix)
-                box.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.pathStart..<entry.messageStart]))
-                let messageStart = box.text.count
-                box.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.messageStart..<entry.end]))
+        source.value.text.withUnsafeBytes { sourceText in
+            for entry in source.value.records {
+                let start = box.value.text.count
+                box.value.text.append(utf8: prefix)
+                let path = sourceText[entry.pathStart..<entry.messageStart]
+                box.value.text.append(bytes: UnsafeRawBufferPointer(rebasing: path))
+                let messageStart = box.value.text.count
+                box.value.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.messageStart..<entry.end]))
                 keepUnlessRepeated(Record(code: entry.code, isError: entry.isError, pathStart: start,
-                                          messageStart: messageStart, end: box.text.count), in: box)
+                                          messageStart: messageStart, end: box.value.text.count), in: box)
             }
         }
     }
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
-    private mutating func finish(_ box: Box, _ code: DiagnosticCode, _ message: String, isError: Bool,
-                                 pathStart: Int) {
-        let messageStart = box.text.count
-        box.text.append(utf8: message)
+    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode, _ message: String,
+                                 isError: Bool, pathStart: Int) {
+        let messageStart = box.value.text.count
+        box.value.text.append(utf8: message)
         keepUnlessRepeated(Record(code: code, isError: isError, pathStart: pathStart, messageStart: messageStart,
-                                  end: box.text.count), in: box)
+                                  end: box.value.text.count), in: box)
     }
 
-    /// Keeps the entry whose bytes end the buffer, or drops those bytes when an identical entry is already kept.
-    private mutating func keepUnlessRepeated(_ new: Record, in box: Box) {
-        let fingerprint = Self.fingerprint(new, in: box)
-        if box.records.count < Self.linearLimit {
-            for (index, old) in box.fingerprints.enumerated()
-            where old == fingerprint && Self.same(box.records[index], new, in: box) {
-                box.text.truncate(to: new.pathStart)
-                return
-            }
-        } else {
-            if box.byFingerprint.isEmpty {
-                for (index, old) in box.fingerprints.enumerated() { box.byFingerprint[old, default: []].append(index) }
-            }
-            if let candidates = box.byFingerprint[fingerprint],
-               candidates.contains(where: { Self.same(box.records[$0], new, in: box) }) {
-                box.text.truncate(to: new.pathStart)
-                return
-            }
-            box.byFingerprint[fingerprint, default: []].append(box.records.count)
-        }
-        box.records.append(new)
-        box.fingerprints.append(fingerprint)
-        if new.isError { errorCount += 1 }
-    }
-
-    private static func fingerprint(_ record: Record, in box: Box) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        box.text.withUnsafeBytes { text in
-            for byte in text[record.pathStart..<record.messageStart] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        }
-        return hash
-    }
-
-    private static func same(_ a: Record, _ b: Record, in box: Box) -> Bool {
-        guard a.code == b.code, a.isError == b.isError, a.messageStart - a.pathStart == b.messageStart - b.pathStart,
-              a.end - a.messageStart == b.end - b.messageStart else { return false }
-        return box.text.withUnsafeBytes { text in
-            text[a.pathStart..<a.end].elementsEqual(text[b.pathStart..<b.end])
-        }
+    /// Keeps the entry whose bytes end the buffer unless it repeats one, counting it when it is an error.
+    private mutating func keepUnlessRepeated(_ new: Record, in box: CopyOnWriteBox<Entries>) {
+        if box.value.keepUnlessRepeated(new), new.isError { errorCount += 1 }
     }
 }

@@ -14,56 +14,45 @@ struct DocumentStack {
     /// Document 0, kept apart so that a conversion without `willTransform` allocates nothing here.
     private let input: Document
     /// Documents 1…, once there is one (a conversion without `willTransform` then holds only a nil reference).
-    private var rebuilt: Rebuilt?
+    private var rebuilt: CopyOnWriteBox<Rebuilt>?
 
     /// Documents 1…, with per document the input pointers of values that came from elsewhere (renamed keys,
-    /// injected defaults, by token) and the keys that repeated in the object it was rebuilt from. Only the
-    /// converter that made it writes it.
-    private final class Rebuilt {
-        @exclusivity(unchecked) var documents: [Document] = []
-        @exclusivity(unchecked) var origins: [[Int: String]] = []
-        @exclusivity(unchecked) var merged: [[(key: [UInt8], pointer: String)]] = []
+    /// injected defaults, by token) and the keys that repeated in the object it was rebuilt from.
+    private struct Rebuilt {
+        var documents: [Document] = []
+        var origins: [[Int: String]] = []
+        var merged: [[(key: [UInt8], pointer: String)]] = []
         var owned: [OwnedDocument] = []
-
-        init() {}
-
-        /// A copy for a stack copied before it added a document (value semantics; the owned buffers are shared).
-        init(copying other: Rebuilt) {
-            documents = other.documents
-            origins = other.origins
-            merged = other.merged
-            owned = other.owned
-        }
     }
 
     init(input bytes: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<JSONToken>) {
         input = Document(bytes: bytes, tokens: tokens)
     }
 
-    subscript(_ index: Int) -> Document { index == 0 ? input : rebuilt!.documents[index - 1] }
+    subscript(_ index: Int) -> Document { index == 0 ? input : rebuilt!.value.documents[index - 1] }
 
     /// The input pointer of the value at `token`, when it came from elsewhere (only rebuilt documents have any).
     func origin(_ document: Int, _ token: Int) -> String? {
-        document == 0 ? nil : rebuilt!.origins[document - 1][token]
+        document == 0 ? nil : rebuilt!.value.origins[document - 1][token]
     }
 
     /// The keys that repeated in the object `document` was rebuilt from (none for the input itself).
     func mergedDuplicates(_ document: Int) -> [(key: [UInt8], pointer: String)] {
-        document == 0 ? [] : rebuilt!.merged[document - 1]
+        document == 0 ? [] : rebuilt!.value.merged[document - 1]
     }
 
     /// Adds a rebuilt document; returns its index.
     mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String],
                       mergedDuplicates: [(key: [UInt8], pointer: String)]) -> Int {
-        if !isKnownUniquelyReferenced(&self.rebuilt) { self.rebuilt = self.rebuilt.map(Rebuilt.init(copying:)) ?? Rebuilt() }
-        let rebuilt = self.rebuilt!
+        let rebuilt = self.rebuilt.writableBox { Rebuilt() }
         let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
-        rebuilt.owned.append(document)
-        rebuilt.documents.append(Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
-                                          tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
-        rebuilt.origins.append(origins)
-        rebuilt.merged.append(mergedDuplicates)
-        return rebuilt.documents.count
+        rebuilt.value.owned.append(document)
+        rebuilt.value.documents.append(
+            Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
+                     tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
+        rebuilt.value.origins.append(origins)
+        rebuilt.value.merged.append(mergedDuplicates)
+        return rebuilt.value.documents.count
     }
 
     /// Forgets every rebuilt document (their memory is freed once nothing refers to it).

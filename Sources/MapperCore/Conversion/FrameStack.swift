@@ -67,12 +67,6 @@ final class FrameStack<Element: BitwiseCopyable> {
             storage[index] = newValue
         }
     }
-
-    /// A copy of the elements from `base` to the top.
-    subscript(from base: Int) -> [Element] {
-        precondition(base >= 0 && base <= top, "FrameStack frame outside the frames")
-        return Array(UnsafeBufferPointer(start: storage + base, count: top - base))
-    }
 }
 
 /// Handed from converter to converter through a locked pool, never used by two at once.

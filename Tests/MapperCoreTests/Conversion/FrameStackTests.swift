@@ -16,14 +16,14 @@ struct FrameStackTests {
         for i in 3..<7 { stack[i] = i }
         stack.pop(to: inner)
         #expect(stack.top == 3)
-        #expect(Array(stack[from: 0]) == [-1, 7, -1])
+        #expect(elements(of: stack, from: 0) == [-1, 7, -1])
         // The next frame reuses the popped storage and must not see its old values, and may be larger.
         let next = stack.push(6, filledWith: -1)
         #expect(next == 3)
-        #expect(Array(stack[from: next]) == [Int](repeating: -1, count: 6))
+        #expect(elements(of: stack, from: next) == [Int](repeating: -1, count: 6))
         stack.pop(to: outer)
         #expect(stack.top == 0)
-        #expect(stack[from: 0].isEmpty)
+        #expect(elements(of: stack, from: 0).isEmpty)
     }
 
     @Test func appendsReuseAndGrow() {
@@ -31,11 +31,11 @@ struct FrameStackTests {
         for i in 0..<5 { stack.append(i) }
         stack.pop(to: 2)
         stack.append(20)
-        #expect(Array(stack[from: 0]) == [0, 1, 20])
+        #expect(elements(of: stack, from: 0) == [0, 1, 20])
         for i in 0..<4 { stack.append(30 + i) }
-        #expect(Array(stack[from: 2]) == [20, 30, 31, 32, 33])
+        #expect(elements(of: stack, from: 2) == [20, 30, 31, 32, 33])
         let frame = stack.push(2, filledWith: 0)
-        #expect(Array(stack[from: frame]) == [0, 0])
+        #expect(elements(of: stack, from: frame) == [0, 0])
         stack.pop(to: 10)  // above the top: nothing happens
         #expect(stack.top == 9)
     }
@@ -45,7 +45,7 @@ struct FrameStackTests {
         let first = stack.push(5, filledWith: true)
         stack.pop(to: first)
         let second = stack.push(8, filledWith: false)
-        #expect(!stack[from: second].contains(true))
+        #expect(!elements(of: stack, from: second).contains(true))
     }
 
     /// Growing past the capacity keeps every element below the top, at every size on the way.
@@ -62,7 +62,12 @@ struct FrameStackTests {
         for i in 0..<40 { stack.append(1_000 + i) }
         expected += (0..<40).map { 1_000 + $0 }
         #expect(stack.top == expected.count)
-        #expect(stack[from: 0] == expected)
+        #expect(elements(of: stack, from: 0) == expected)
         #expect(stack.capacity >= expected.count)
+    }
+
+    /// The elements from `base` to the top.
+    private func elements<Element>(of stack: FrameStack<Element>, from base: Int) -> [Element] {
+        (base..<stack.top).map { stack[$0] }
     }
 }
