@@ -22,7 +22,8 @@ final class Connection {
     private var watched = false
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
-    private var afterFlush: (() -> Void)?
+    /// The answer whose bytes are being written: logged, counted and followed up once they are all out.
+    private var afterFlush: Completion?
     private var lastWriteProgress: UInt64 = 0
     private var closed = false
     /// The request being answered: its id and start time, for logs and metrics.
@@ -158,23 +159,27 @@ final class Connection {
         guard let request = routed else { return close() }  // `.handle` follows only a successful decision
         let id = requestId
         let handler = server.handler
-        let finish: (HTTPResponse) -> Void = { [self] response in
-            let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
-            send(response, head: head, route: request.route, close: close)
-        }
         if body.count <= server.inlineBodyLimit {
-            finish(handler.handle(request, body: body, requestId: id))
+            answer(handler.handle(request, body: body, requestId: id), head: head, route: request.route, isLast: isLast)
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
             // the answer hops back to this connection's queue before it touches the connection. Reading waits.
             pauseReading()
-            let confined = Unchecked(finish)
+            let connection = Unchecked(self)
             let routed = Unchecked(request)
             server.workers.async { [loop] in
-                let answer = Unchecked(handler.handle(routed.value, body: body, requestId: id))
-                loop.queue.async { confined.value(answer.value) }
+                let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
+                loop.queue.async {
+                    connection.value.answer(response.value, head: head, route: routed.value.route, isLast: isLast)
+                }
             }
         }
+    }
+
+    /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.
+    private func answer(_ response: HTTPResponse, head: HTTPRequestHead, route: Route, isLast: Bool) {
+        let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
+        send(response, head: head, route: route, close: close)
     }
 
     // MARK: - Streams
@@ -213,7 +218,7 @@ final class Connection {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
             // not read: shut the write side and discard input for up to 2 s (a lingering close).
             machine.abandonBody()
-            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0) { [self] in linger() }
+            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, then: .linger)
         } else if streamJobs == 0 {
             resumeReading()
         }
@@ -237,7 +242,7 @@ final class Connection {
         guard !closed else { return }
         enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
-        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0) { [self] in next(closing: closing) }
+        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, then: .next(closing: closing))
         flush()
     }
 
@@ -263,24 +268,45 @@ final class Connection {
     private func send(_ response: HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
         let (bytes, status, closing) = server.render(response, head: head, requestId: requestId, close: close)
         enqueue(bytes)
-        completeAfterFlush(head: head, route: route, status: status, bytes: bytes.count) { [self] in
-            next(closing: closing)
-        }
+        completeAfterFlush(head: head, route: route, status: status, bytes: bytes.count, then: .next(closing: closing))
         flush()
     }
 
+    /// An answer waiting for its bytes to be written (plain values, not a closure: no allocation per request).
+    private struct Completion {
+        let head: HTTPRequestHead?
+        let route: Route?
+        let status: Int
+        let bytes: Int
+        let requestId: String
+        let started: UInt64
+        let then: FollowUp
+    }
+
+    /// What comes after an answer is written.
+    private enum FollowUp {
+        /// Close, or serve the next request.
+        case next(closing: Bool)
+        /// Shut the write side and discard input for a while (a stream that ended early).
+        case linger
+    }
+
+    /// Arranges for `completed` to run once the pending output is written.
+    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, then: FollowUp) {
+        afterFlush = Completion(head: head, route: route, status: status, bytes: bytes, requestId: requestId,
+                                started: requestStart, then: then)
+    }
+
     /// Once the answer is written: logs and counts the request, forgets its id and route (a next answer given
-    /// from its head alone, such as 411, must not inherit them), then runs `then`.
-    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int,
-                                    then: @escaping () -> Void) {
-        let start = requestStart
-        let id = requestId
-        afterFlush = { [self] in
-            server.requestCompleted(head: head, route: route, status: status, bytes: bytes, requestId: id,
-                                    started: start)
-            requestId = ""
-            routed = nil
-            then()
+    /// from its head alone, such as 411, must not inherit them), then follows up.
+    private func completed(_ answer: Completion) {
+        server.requestCompleted(head: answer.head, route: answer.route, status: answer.status, bytes: answer.bytes,
+                                requestId: answer.requestId, started: answer.started)
+        requestId = ""
+        routed = nil
+        switch answer.then {
+        case .next(let closing): next(closing: closing)
+        case .linger: linger()
         }
     }
 
@@ -348,9 +374,10 @@ final class Connection {
             writing = false
             updateWatch()
         }
-        let next = afterFlush
-        afterFlush = nil
-        next?()
+        if let answer = afterFlush {
+            afterFlush = nil
+            completed(answer)
+        }
     }
 
     private func waitForWritable() {

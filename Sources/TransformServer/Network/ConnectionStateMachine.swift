@@ -110,9 +110,7 @@ struct ConnectionStateMachine {
             chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
             streamed = 0
             state = .streamingBody(head, lastActivity: now)
-            var actions: [Action] = head.expectContinue && hasBody ? [.sendContinue] : []
-            actions += process(now: now)
-            return actions
+            return continuing(head.expectContinue && hasBody, process(now: now))
         case .read(let limit):
             // API.md: a body over the limit is a 413 answered without waiting for it.
             if let length = head.contentLength, length > UInt64(limit) {
@@ -120,10 +118,14 @@ struct ConnectionStateMachine {
                 return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
             }
             startBody(head, limit: limit, discard: nil, now: now)
-            var actions: [Action] = head.expectContinue && hasBody ? [.sendContinue] : []
-            actions += process(now: now)
-            return actions
+            return continuing(head.expectContinue && hasBody, process(now: now))
         }
+    }
+
+    /// `actions`, after `.sendContinue` when the client waits for one (RFC 9110 §10.1.1): without it, the array as
+    /// it is (no second array per request).
+    private func continuing(_ sendsContinue: Bool, _ actions: [Action]) -> [Action] {
+        sendsContinue ? [.sendContinue] + actions : actions
     }
 
     /// The response of the request being handled was written; `closed` when it said to close.
