@@ -15,7 +15,9 @@ struct Converter {
     var documents: DocumentStack
     var out: [UInt8] = []
     var diagnostics: Diagnostics
-    var path = InputPath()
+    /// Where in the input the conversion is (pooled with the frame stacks below, so that the first member a
+    /// conversion enters does not allocate).
+    var path: InputPath
     /// Per-object key slots (a stack of frames, one per model object being converted).
     let slots: FrameStack<Int>
     /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
@@ -36,23 +38,29 @@ struct Converter {
         self.options = options
         self.documents = DocumentStack(input: input, tokens: tokens)
         self.diagnostics = Diagnostics(strict: options.mode == .strict)
-        (slots, holds, unread) = Self.scratchPool.take() ?? (FrameStack(), FrameStack(), FrameStack())
+        (slots, holds, unread, path) = Self.scratchPool.take() ?? (FrameStack(), FrameStack(), FrameStack(), InputPath())
     }
 
-    /// Frame stacks of finished conversions (`ScratchPool`); those grown past 4,096 elements are not kept.
-    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>)>(limit: 8) {
-        $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096
+    /// Frame stacks and paths of finished conversions (`ScratchPool`); those grown past 4,096 elements are not
+    /// kept.
+    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath)>(
+        limit: 8
+    ) {
+        $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096 && $0.3.capacity <= 4096
     }
 
-    /// Hands the frame stacks to the next converter; call once the conversion is done, as the converter's last
-    /// use of them (another converter may take them at once; what it built, `out` and `diagnostics`, stays
-    /// readable). Every place that makes a converter calls it (a converter that does not just frees its stacks,
-    /// and the pool is one set short).
-    func recycleScratch() {
+    /// Hands the frame stacks and the path to the next converter; call once the conversion is done, as the
+    /// converter's last use of them (another converter may take them at once; what it built, `out` and
+    /// `diagnostics`, stays readable). Every place that makes a converter calls it (a converter that does not
+    /// just frees its scratch, and the pool is one set short).
+    mutating func recycleScratch() {
         slots.pop(to: 0)
         holds.pop(to: 0)
         unread.pop(to: 0)
-        Self.scratchPool.give((slots, holds, unread))
+        var kept = path
+        path = InputPath()
+        kept.removeAll()
+        Self.scratchPool.give((slots, holds, unread, kept))
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and

@@ -41,6 +41,16 @@ struct InputPath {
 
     mutating func pop() { segments.removeLast() }
     var depth: Int { segments.count }
+
+    /// The most segments the path holds without growing.
+    var capacity: Int { segments.capacity }
+
+    /// Empties the path, keeping the stack's capacity for the next conversion (the side tables are dropped).
+    mutating func removeAll() {
+        segments.removeAll(keepingCapacity: true)
+        literals = []
+        resets = []
+    }
     mutating func truncate(to depth: Int) {
         while segments.count > depth { segments.removeLast() }
     }

@@ -85,6 +85,30 @@ struct DiagnosticsTests {
         }
     }
 
+    /// A path handed to the next conversion (the converter's scratch pool) starts empty, side tables included,
+    /// and keeps its stack's capacity.
+    @Test func emptiedPathKeepsItsCapacityOnly() {
+        let bytes: [UInt8] = []
+        let tokens: [JSONToken] = []
+        bytes.withUnsafeBytes { raw in
+            tokens.withUnsafeBufferPointer { tokens in
+                let documents = DocumentStack(input: raw, tokens: tokens)
+                var path = InputPath()
+                for i in 0..<20 { path.push(.index(i)) }
+                path.push(.reset("/renamed"))
+                path.push(.literal(Array("absent".utf8)))
+                let capacity = path.capacity
+                path.removeAll()
+                #expect(path.depth == 0)
+                #expect(path.capacity == capacity)
+                #expect(path.render(documents) == "")
+                path.push(.literal(Array("k".utf8)))
+                path.push(.index(2))
+                #expect(path.render(documents) == "/k/2")
+            }
+        }
+    }
+
     /// Past the first 256 entries repeats are found through a table instead of a scan; both ways must agree.
     @Test func repeatsAreFoundPastTheLinearLimit() {
         var diagnostics = Diagnostics(strict: false)
