@@ -23,7 +23,12 @@ struct HTTPResponse: Equatable {
     }
 
     static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
+        // Room for what the endpoint and `Server.render` add (warnings, hash, request id, Vary, encoding): one
+        // allocation instead of one per header.
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(6)
+        headers.append(("Content-Type", "application/json; charset=utf-8"))
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     func header(_ name: String) -> String? {
