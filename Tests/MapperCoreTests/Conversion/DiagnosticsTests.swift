@@ -62,50 +62,49 @@ struct DiagnosticsTests {
 
     /// A path is written from its last `reset` segment on, after the entries already in the buffer.
     @Test func pathsAreWrittenFromTheirLastReset() {
-        let bytes: [UInt8] = []
-        let tokens: [JSONToken] = []
-        bytes.withUnsafeBytes { raw in
-            tokens.withUnsafeBufferPointer { tokens in
-                let documents = DocumentStack(input: raw, tokens: tokens)
-                var diagnostics = Diagnostics(strict: false)
-                diagnostics.record("/first", .coerced, "one", isError: false)
-                var path = InputPath()
-                path.push(.index(3))
-                path.push(.reset("/a~1b"))
-                path.push(.literal(Array("c/d~".utf8)))
-                path.push(.index(7))
-                diagnostics.record(.outOfRange, "two", isError: false, at: path, in: documents,
-                                   appending: Array("x".utf8))
-                path.truncate(to: 1)
-                diagnostics.record(.outOfRange, "three", isError: true, at: path, in: documents)
-                #expect(diagnostics.entries.map { "\($0.path) \($0.message)" } == [
-                    "/first one", "/a~1b/c~1d~0/7/x two", "/3 three",
-                ])
-            }
+        withNoDocument { documents in
+            var diagnostics = Diagnostics(strict: false)
+            diagnostics.record("/first", .coerced, "one", isError: false)
+            var path = InputPath()
+            path.push(.index(3))
+            path.push(.reset("/a~1b"))
+            path.push(.literal(Array("c/d~".utf8)))
+            path.push(.index(7))
+            diagnostics.record(.outOfRange, "two", isError: false, at: path, in: documents,
+                               appending: Array("x".utf8))
+            path.truncate(to: 1)
+            diagnostics.record(.outOfRange, "three", isError: true, at: path, in: documents)
+            #expect(diagnostics.entries.map { "\($0.path) \($0.message)" } == [
+                "/first one", "/a~1b/c~1d~0/7/x two", "/3 three",
+            ])
         }
     }
 
     /// A path handed to the next conversion (the converter's scratch pool) starts empty, side tables included,
     /// and keeps its stack's capacity.
     @Test func emptiedPathKeepsItsCapacityOnly() {
+        withNoDocument { documents in
+            var path = InputPath()
+            for i in 0..<20 { path.push(.index(i)) }
+            path.push(.reset("/renamed"))
+            path.push(.literal(Array("absent".utf8)))
+            let capacity = path.capacity
+            path.removeAll()
+            #expect(path.depth == 0)
+            #expect(path.capacity == capacity)
+            #expect(path.render(documents) == "")
+            path.push(.literal(Array("k".utf8)))
+            path.push(.index(2))
+            #expect(path.render(documents) == "/k/2")
+        }
+    }
+
+    /// Runs `body` with the documents of an empty input: paths made of literal, index and reset segments only.
+    private func withNoDocument(_ body: (DocumentStack) -> Void) {
         let bytes: [UInt8] = []
         let tokens: [JSONToken] = []
         bytes.withUnsafeBytes { raw in
-            tokens.withUnsafeBufferPointer { tokens in
-                let documents = DocumentStack(input: raw, tokens: tokens)
-                var path = InputPath()
-                for i in 0..<20 { path.push(.index(i)) }
-                path.push(.reset("/renamed"))
-                path.push(.literal(Array("absent".utf8)))
-                let capacity = path.capacity
-                path.removeAll()
-                #expect(path.depth == 0)
-                #expect(path.capacity == capacity)
-                #expect(path.render(documents) == "")
-                path.push(.literal(Array("k".utf8)))
-                path.push(.index(2))
-                #expect(path.render(documents) == "/k/2")
-            }
+            tokens.withUnsafeBufferPointer { tokens in body(DocumentStack(input: raw, tokens: tokens)) }
         }
     }
 
