@@ -51,6 +51,7 @@ struct InputPath {
         literals = []
         resets = []
     }
+
     mutating func truncate(to depth: Int) {
         while segments.count > depth { segments.removeLast() }
     }
