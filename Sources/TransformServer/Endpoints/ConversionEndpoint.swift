@@ -41,11 +41,11 @@ enum ConversionEndpoint {
     }
 
     /// The body after content decoding, or the error response (413 over the limit, 400 corrupt).
-    static func decodedBody(_ request: RequestHandler.Request, limit: Int) -> Result<[UInt8], HTTPResponse> {
+    static func decodedBody(_ request: RequestHandler.Request, limit: Int) -> Result<ArraySlice<UInt8>, HTTPResponse> {
         guard isGzip(request.head) else { return .success(request.body) }
         let inflated = request.body.withUnsafeBytes { Gzip.inflate($0, limit: limit) }
         switch inflated {
-        case .success(let bytes): return .success(bytes)
+        case .success(let bytes): return .success(bytes[...])
         case .failure(.tooLarge(let limit)):
             // API.md counts 413 among the errors after which the connection closes.
             return .failure(ErrorResponse.make(413, "body_too_large",
@@ -59,7 +59,7 @@ enum ConversionEndpoint {
 
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
-        let body: [UInt8]
+        let body: ArraySlice<UInt8>
         switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
         case .success(let bytes): body = bytes

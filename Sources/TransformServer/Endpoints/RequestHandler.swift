@@ -15,7 +15,8 @@ struct RequestHandler {
         var head: HTTPRequestHead
         var route: Route
         var query: [String: String]
-        var body: [UInt8]
+        /// The body as received (a slice of the connection's input: it is never copied on the way here).
+        var body: ArraySlice<UInt8>
         var requestId: String
         /// The registry as it was when the head was decided: every check of the head, and a stream's converter,
         /// see this one version (a whole body is converted with the version current when it has arrived).
@@ -92,7 +93,7 @@ struct RequestHandler {
     }
 
     /// Answers a whole request, routed by `decide`.
-    func handle(_ routed: Request, body: [UInt8], requestId: String) -> HTTPResponse {
+    func handle(_ routed: Request, body: ArraySlice<UInt8>, requestId: String) -> HTTPResponse {
         var request = routed
         request.body = body
         request.requestId = requestId

@@ -95,7 +95,7 @@ enum SchemasEndpoint {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
-        case .success(let bytes): body = bytes
+        case .success(let bytes): body = Array(bytes)
         }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
@@ -117,7 +117,7 @@ enum SchemasEndpoint {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
-        case .success(let bytes): body = bytes
+        case .success(let bytes): body = Array(bytes)
         }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current

@@ -155,7 +155,7 @@ final class Connection {
         }
     }
 
-    private func handle(_ head: HTTPRequestHead, body: [UInt8], isLast: Bool) {
+    private func handle(_ head: HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool) {
         guard let request = routed else { return close() }  // `.handle` follows only a successful decision
         let id = requestId
         let handler = server.handler

@@ -35,7 +35,7 @@ struct ConnectionStateMachine {
         /// Ask the server for a `Decision` about this head (answer with `decided`).
         case decide(HTTPRequestHead)
         /// A whole request to handle (answer with `responded` once its response is written).
-        case handle(HTTPRequestHead, body: [UInt8], isLast: Bool)
+        case handle(HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool)
         /// Write `100 Continue`.
         case sendContinue
         /// Write this response; then close when `close`.
@@ -59,7 +59,8 @@ struct ConnectionStateMachine {
     }
 
     private(set) var state: State
-    private(set) var buffer: [UInt8] = []
+    private var buffer = PendingInput()
+    /// A chunked body, decoded (a Content-Length body is gathered in `buffer` and handed over from there).
     private var body: [UInt8] = []
     private var chunked: HTTPRequestParser.ChunkedDecoder
     private(set) var requestsStarted = 0
@@ -82,11 +83,15 @@ struct ConnectionStateMachine {
 
     mutating func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [Action] {
         guard state != .closed else { return [] }
-        buffer.append(contentsOf: bytes)
-        if case .readingBody(let head, let limit, let discard, _) = state {
+        switch state {
+        case .readingBody(let head, let limit, let discard, _):
+            buffer.append(bytes, keepingPrefix: Self.gathersInPlace(head, discard: discard))
             state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
-        } else if case .streamingBody(let head, _) = state {
+        case .streamingBody(let head, _):
+            buffer.append(bytes)
             state = .streamingBody(head, lastActivity: now)
+        default:
+            buffer.append(bytes)
         }
         return process(now: now)
     }
@@ -175,8 +180,17 @@ struct ConnectionStateMachine {
 
     // MARK: - Parsing
 
+    /// A Content-Length body that will be handed over is gathered in `buffer` until it is whole (so it is never
+    /// moved); a chunked body is decoded into `body`, and a discarded one is dropped as it arrives.
+    private static func gathersInPlace(_ head: HTTPRequestHead, discard: HTTPResponse?) -> Bool {
+        !head.chunked && discard == nil
+    }
+
     private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
+        if Self.gathersInPlace(head, discard: discard), let length = head.contentLength {
+            buffer.reserve(unread: Int(length))  // at most `limit`: a longer announced body was refused already
+        }
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
     }
@@ -187,7 +201,7 @@ struct ConnectionStateMachine {
             guard !buffer.isEmpty else { return [] }
             // RFC 9112 §2.2: a stray CRLF after a request (some clients add one after a body) is not the start of
             // a new one, so it neither starts the header timer nor earns a 408; the parser skips it later.
-            if case .idle = state, buffer == [13, 10] { return [] }
+            if case .idle = state, buffer.isLineEnding { return [] }
             if draining, case .idle = state {
                 state = .closed
                 return [.respond(ErrorResponse.unavailable("the server is shutting down"), head: nil, close: true)]
@@ -201,7 +215,7 @@ struct ConnectionStateMachine {
                 if case .idle = state { state = .readingHead(since: now) }
                 return []
             case .success(let head?):
-                buffer.removeFirst(head.headLength)
+                buffer.consume(head.headLength)
                 requestsStarted += 1
                 if head.contentLength == nil, !head.chunked, ["POST", "PUT"].contains(head.method) {
                     // RFC 9112 §6.3: a request body needs Content-Length or chunked framing.
@@ -219,7 +233,7 @@ struct ConnectionStateMachine {
                     state = .closed
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
-                    buffer.removeFirst(progress.consumed)
+                    buffer.consume(progress.consumed)
                     // API.md: 413 without waiting — a chunk size past the limit already decides it.
                     if UInt64(body.count) + chunked.announcedBytes > UInt64(limit) {
                         state = .closed
@@ -231,14 +245,18 @@ struct ConnectionStateMachine {
                         return []
                     }
                 }
-            } else {
-                let wanted = Int(head.contentLength ?? 0) - body.count
-                let taken = min(wanted, buffer.count)
-                if discard == nil { body.append(contentsOf: buffer[0..<taken]) } else { discardedLength += taken }
-                buffer.removeFirst(taken)
-                let have = discard == nil ? body.count : discardedLength
-                guard have == Int(head.contentLength ?? 0) else { return [] }
+            } else if discard != nil {
+                let taken = min(Int(head.contentLength ?? 0) - discardedLength, buffer.count)
+                buffer.consume(taken)
+                discardedLength += taken
+                guard discardedLength == Int(head.contentLength ?? 0) else { return [] }
                 discardedLength = 0
+            } else {
+                let length = Int(head.contentLength ?? 0)
+                guard buffer.count >= length else { return [] }
+                state = .handling(head)
+                let isLast = requestsStarted >= limits.maxRequestsPerConnection || draining
+                return [.handle(head, body: buffer.take(length), isLast: isLast)]
             }
             if let discard {
                 let isLast = requestsStarted >= limits.maxRequestsPerConnection
@@ -246,7 +264,7 @@ struct ConnectionStateMachine {
                 return [.respond(discard, head: head, close: !head.keepAlive || isLast || draining)]
             }
             state = .handling(head)
-            let request = body
+            let request = body[...]
             body = []
             return [.handle(head, body: request, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining)]
         case .streamingBody(let head, let last):
@@ -260,14 +278,13 @@ struct ConnectionStateMachine {
                     state = .closed
                     return [.close]
                 case .success(let progress):
-                    buffer.removeFirst(progress.consumed)
+                    buffer.consume(progress.consumed)
                     finished = progress.done
                 }
             } else {
                 let wanted = Int(head.contentLength ?? 0) - streamed
                 let taken = min(wanted, buffer.count)
-                piece = Array(buffer[0..<taken])
-                buffer.removeFirst(taken)
+                piece = buffer.copy(taken)
                 streamed += taken
                 finished = streamed == Int(head.contentLength ?? 0)
             }
@@ -288,7 +305,7 @@ struct ConnectionStateMachine {
     /// lingers and closes.
     mutating func abandonBody() {
         state = .closed
-        buffer = []
+        buffer = PendingInput()
     }
 
     private var discardedLength = 0

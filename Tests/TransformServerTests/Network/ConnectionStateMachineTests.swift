@@ -31,7 +31,7 @@ import Testing
         #expect(head.method == "POST")
         #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
         let rest = feed(&machine, ":1}")
-        #expect(rest == [.handle(head, body: Array(#"{"uid":1}"#.utf8), isLast: false)])
+        #expect(rest == [.handle(head, body: ArraySlice(#"{"uid":1}"#.utf8), isLast: false)])
         #expect(machine.isHandling)
     }
 
@@ -149,7 +149,7 @@ import Testing
         let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")
         let head = try! #require(decidedHead(actions))
         #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
-        #expect(feed(&machine, "c\r\n0\r\n\r\n") == [.handle(head, body: Array("abc".utf8), isLast: false)])
+        #expect(feed(&machine, "c\r\n0\r\n\r\n") == [.handle(head, body: ArraySlice("abc".utf8), isLast: false)])
     }
 
     @Test func aPostWithoutFramingIs411() {
@@ -168,5 +168,27 @@ extension ConnectionStateMachineTests {
         #expect(feed(&machine, "\r\n").isEmpty)
         #expect(machine.tick(now: 2 * Self.second).isEmpty, "no 408 for a stray CRLF")
         #expect(machine.tick(now: 5 * Self.second) == [.close])
+    }
+}
+
+extension ConnectionStateMachineTests {
+    @Test func aBodyAndThePipelinedRequestAfterItArriveInOneRead() {
+        var machine = Self.make()
+        let actions = feed(
+            &machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        let head = try! #require(decidedHead(actions))
+        #expect(machine.decided(.read(limit: 100), now: 0) == [.handle(head, body: ArraySlice("{}".utf8), isLast: false)])
+        #expect(decidedHead(machine.responded(closed: false, now: 0))?.target == "/health")
+    }
+
+    @Test func aBodyInManyReadsIsHandedOverWhole() {
+        var machine = Self.make()
+        let head = try! #require(decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n")))
+        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        #expect(feed(&machine, "[1,").isEmpty)
+        #expect(feed(&machine, "2,3,").isEmpty)
+        #expect(feed(&machine, "4,5]GET") == [.handle(head, body: ArraySlice("[1,2,3,4,5]".utf8), isLast: false)])
+        #expect(feed(&machine, " /ready HTTP/1.1\r\nHost: a\r\n\r\n").isEmpty, "the next request waits for the response")
+        #expect(decidedHead(machine.responded(closed: false, now: 0))?.target == "/ready")
     }
 }
