@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// Serialises a response head and body into one buffer (one `send` per response in the common case).
+/// Serialises a response head; the body goes out as it is, behind it (one gathering send per response in the common
+/// case, with no copy of the body).
 ///
 /// The writer adds `Date`, `Content-Length` (or the chunked framing of a streamed response), `Connection: close`
 /// when the connection will close, and for HTTP/1.0 keep-alive `Connection: keep-alive`. A `HEAD` response carries
@@ -16,13 +17,16 @@ enum HTTPResponseWriter {
         case closeDelimited
     }
 
-    static func serialize(_ response: HTTPResponse, isHead: Bool, closing: Bool, http10KeepAlive: Bool) -> [UInt8] {
+    /// The head and the body to write after it (empty for `HEAD`, 204 and 304).
+    static func serialize(_ response: HTTPResponse, isHead: Bool, closing: Bool, http10KeepAlive: Bool)
+        -> (head: [UInt8], body: [UInt8])
+    {
         var out: [UInt8] = []
-        out.reserveCapacity(response.body.count + 256)
+        out.reserveCapacity(256)
         head(response, framing: .contentLength(response.body.count), closing: closing, http10KeepAlive: http10KeepAlive,
              into: &out)
-        if !isHead, response.status != 204, response.status != 304 { out.append(contentsOf: response.body) }
-        return out
+        let hasBody = !isHead && response.status != 204 && response.status != 304
+        return (out, hasBody ? response.body : [])
     }
 
     /// The head of a response.

@@ -20,8 +20,7 @@ final class Connection {
     private var reading = true
     private var writing = false
     private var watched = false
-    private var outbound: [UInt8] = []
-    private var outboundOffset = 0
+    private var outbound = OutboundQueue()
     /// The answer whose bytes are being written: logged, counted and followed up once they are all out.
     private var afterFlush: Completion?
     private var lastWriteProgress: UInt64 = 0
@@ -83,7 +82,7 @@ final class Connection {
         if lingerUntil != nil { return discardLingering() }
         for _ in 0..<16 {
             guard !closed, !machine.isHandling, streamJobs == 0 else { return pauseReading() }
-            if outbound.count - outboundOffset > Self.maxPendingOutput {
+            if outbound.count > Self.maxPendingOutput {
                 pausedForOutput = true
                 return pauseReading()
             }
@@ -266,9 +265,11 @@ final class Connection {
     }
 
     private func send(_ response: HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
-        let (bytes, status, closing) = server.render(response, head: head, requestId: requestId, close: close)
-        enqueue(bytes)
-        completeAfterFlush(head: head, route: route, status: status, bytes: bytes.count, then: .next(closing: closing))
+        let rendered = server.render(response, head: head, requestId: requestId, close: close)
+        enqueue(rendered.head)
+        enqueue(rendered.body)
+        completeAfterFlush(head: head, route: route, status: rendered.status,
+                           bytes: rendered.head.count + rendered.body.count, then: .next(closing: rendered.closing))
         flush()
     }
 
@@ -342,30 +343,22 @@ final class Connection {
     // MARK: - Writing
 
     private func enqueue(_ bytes: [UInt8]) {
-        if outboundOffset == outbound.count {
-            outbound = bytes
-            outboundOffset = 0
-        } else {
-            outbound.append(contentsOf: bytes)
-        }
+        outbound.append(bytes)
         lastWriteProgress = Clock.now()
     }
 
     private func flush() {
-        while outboundOffset < outbound.count, !closed {
-            let result = outbound.withUnsafeBytes { bytes in
-                Result { () throws(SocketError) -> Int? in
-                    try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]))
-                }
+        while !outbound.isEmpty, !closed {
+            let written: Int?
+            do throws(SocketError) {
+                written = try outbound.write { [fd] vectors throws(SocketError) in try Syscall.send(fd, vectors) }
+            } catch {
+                return close()
             }
-            guard case .success(let sent) = result else { return close() }
-            guard let written = sent else { return waitForWritable() }
-            outboundOffset += written
+            guard written != nil else { return waitForWritable() }
             lastWriteProgress = Clock.now()
         }
         guard !closed else { return }
-        outbound = []
-        outboundOffset = 0
         if pausedForOutput {
             pausedForOutput = false
             resumeReading()
@@ -394,7 +387,7 @@ final class Connection {
             if now >= lingerUntil { close() }
             return
         }
-        if outboundOffset < outbound.count, now &- lastWriteProgress >= server.writeTimeout {
+        if !outbound.isEmpty, now &- lastWriteProgress >= server.writeTimeout {
             Log.event("write_timeout", ["requestId": requestId])
             return close()
         }

@@ -64,8 +64,8 @@ final class Server: @unchecked Sendable {
             // Over the limit: answer 503 and close at once (never a busy loop, never a queue of waiting sockets).
             var response = ErrorResponse.unavailable("too many connections")
             ErrorResponse.finalize(&response, requestId: RequestID.choose(nil))
-            let bytes = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
-            bytes.withUnsafeBytes { _ = try? Syscall.send(fd, $0) }
+            let (head, body) = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
+            (head + body).withUnsafeBytes { _ = try? Syscall.send(fd, $0) }
             Syscall.close(fd)
             active.subtract(1, ordering: .relaxed)
             return
@@ -85,7 +85,7 @@ final class Server: @unchecked Sendable {
 
     /// Finishes a response for the wire: error body with the request id, `X-Request-Id`, `Vary`, gzip, trailers.
     func render(_ response: HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
-        -> (bytes: [UInt8], status: Int, closing: Bool)
+        -> (head: [UInt8], body: [UInt8], status: Int, closing: Bool)
     {
         var response = response
         ErrorResponse.finalize(&response, requestId: requestId)
@@ -101,8 +101,9 @@ final class Server: @unchecked Sendable {
         let isHead = head?.method == "HEAD"
         let closing = close || response.closesConnection || head == nil
         let http10KeepAlive = head?.versionMinor == 0 && !closing
-        let bytes = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing, http10KeepAlive: http10KeepAlive)
-        return (bytes, response.status, closing)
+        let (head, body) = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
+                                                        http10KeepAlive: http10KeepAlive)
+        return (head, body, response.status, closing)
     }
 
     func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,

@@ -31,9 +31,12 @@ enum Syscall {
                      failed: { $0 < 0 })
     }
 
-    /// Writes several buffers in one call (`writev`); nil means would block.
-    static func writev(_ fd: Int32, _ vectors: UnsafeBufferPointer<iovec>) throws(SocketError) -> Int? {
-        try retrying("writev", { Glibc.writev(fd, vectors.baseAddress, Int32(vectors.count)) }, failed: { $0 < 0 })
+    /// Sends several buffers in one call (`sendmsg`, like `writev`) without raising SIGPIPE; nil means would block.
+    static func send(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) throws(SocketError) -> Int? {
+        var message = msghdr()
+        message.msg_iov = vectors.baseAddress
+        message.msg_iovlen = vectors.count
+        return try retrying("sendmsg", { sendmsg(fd, &message, csocket_msg_nosignal()) }, failed: { $0 < 0 })
     }
 
     /// Accepts a non-blocking, close-on-exec connection; nil means none is waiting.
