@@ -17,10 +17,11 @@ let package = Package(
         .executable(name: "TransformBench", targets: ["TransformBench"]),
     ],
     targets: [
-        .target(name: "MapperCore", swiftSettings: swiftSettings),
-        // C, each behind one Swift file: the request parser, GNU socket calls, and the system zlib.
+        .target(name: "MapperCore", dependencies: ["CSHA256"], swiftSettings: swiftSettings),
+        // C: the request parser, GNU socket calls, the system zlib, and SHA-256 on the CPU's SHA instructions.
         .target(name: "CHTTPParser"),
         .target(name: "CSocket"),
+        .target(name: "CSHA256"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "TransformServer",

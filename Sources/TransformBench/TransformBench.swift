@@ -5,25 +5,28 @@ import MapperCore
 
 /// MapperCore without HTTP: one conversion, timed (docs/performance.md).
 ///
-///     TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--seconds N]
+///     TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--hash] [--seconds N]
 ///                            [--print | --iterations N]
 ///
 /// Prints one JSON line `{"model":…,"input_bytes":…,"ns_per_op":…,"mb_per_s":…}`: the median of the timed rounds
 /// that follow a warm-up. `--print` writes the converted output once instead (to check it against a peer's);
-/// `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind).
+/// `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind). `--hash` adds the
+/// model hash, as `?hash=true` does.
 @main
 enum TransformBench {
     static let usage = """
-        usage: TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--seconds N]
-                                      [--print | --iterations N]
+        usage: TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--hash]
+                                      [--seconds N] [--print | --iterations N]
         """
 
     static func main() {
         var schemas = ""
         var normalize = false
+        var hash = false
         let parsed = BenchmarkArguments.parse(Array(CommandLine.arguments.dropFirst())) { option, value in
             switch option {
             case "--normalize": normalize = true; return true
+            case "--hash": hash = true; return true
             case "--schemas": schemas = value() ?? ""; return !schemas.isEmpty
             default: return false
             }
@@ -41,6 +44,7 @@ enum TransformBench {
         let snapshot = registry.current
         var options = ConversionOptions()
         options.output = normalize ? .wire : .model
+        options.hash = hash
         let convert = { () -> Converted? in
             input.withUnsafeBytes { body in
                 let result = arguments.array

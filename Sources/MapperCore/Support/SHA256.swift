@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// SHA-256 as specified by FIPS 180-4 §6.2, in plain Swift, streaming.
+// SHA-256 as specified by FIPS 180-4 §6.2, streaming. Whole blocks are compressed by the CPU's SHA extensions
+// (CSHA256, x86-64 SHA-NI, about twenty times faster) when it has them, else by the rounds in plain Swift below.
 //
 // Used for the schema ETag (API.md "Schema registry": `"` + first 32 hex digits + `"`) and for
 // `X-Model-Hash` (SEMANTICS.md "Equality and identity": lowercase hex of the whole digest).
@@ -15,8 +16,21 @@
 //     hasher.update(Array("c".utf8))     // pending = "abc", length = 3
 //     hasher.finalize()                  // pads "abc" ‖ 0x80 ‖ 0… ‖ 24 as UInt64 → ba7816bf…f20015ad
 
+import CSHA256
+
 /// A streaming SHA-256 hasher (FIPS 180-4).
 struct SHA256: Sendable {
+    /// Who runs the block compression.
+    enum Engine: Sendable, CaseIterable {
+        /// The CPU's SHA instructions (CSHA256).
+        case hardware
+        /// The rounds in plain Swift.
+        case portable
+
+        /// The hardware when this CPU has the instructions, else the portable rounds.
+        static let fastest: Engine = csha256_available() != 0 ? .hardware : .portable
+    }
+
     /// Bytes in one message block (FIPS 180-4 §5.2.2: 512 bits).
     static let blockSize = 64
     /// Bytes in one digest (256 bits).
@@ -33,8 +47,13 @@ struct SHA256: Sendable {
     private var pendingCount = 0
     /// Total bytes passed to `update` since the hasher was created or last finalized.
     private var length: UInt64 = 0
+    private let engine: Engine
 
-    init() {}
+    /// `engine` must be `.portable` or the one `Engine.fastest` picked.
+    init(engine: Engine = .fastest) {
+        precondition(engine == .portable || Engine.fastest == .hardware, "this CPU has no SHA instructions")
+        self.engine = engine
+    }
 
     /// Feeds more message bytes.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
@@ -51,9 +70,10 @@ struct SHA256: Sendable {
             compressPending()
             pendingCount = 0
         }
-        while bytes.count - offset >= Self.blockSize {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Self.blockSize]))
-            offset += Self.blockSize
+        let blocks = (bytes.count - offset) / Self.blockSize
+        if blocks > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + blocks * Self.blockSize]))
+            offset += blocks * Self.blockSize
         }
         for index in offset..<bytes.count {
             pending[pendingCount] = bytes[index]
@@ -90,7 +110,7 @@ struct SHA256: Sendable {
                 digest[4 * word + byte] = UInt8(truncatingIfNeeded: h[word] >> (24 - 8 * UInt32(byte)))
             }
         }
-        self = SHA256()
+        self = SHA256(engine: engine)
         return digest
     }
 
@@ -128,8 +148,23 @@ struct SHA256: Sendable {
         withUnsafeBytes(of: block) { compress($0) }
     }
 
+    /// Compresses whole 64-byte blocks into `h`.
+    private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        switch engine {
+        case .hardware:
+            withUnsafeMutableBytes(of: &h) { state in
+                csha256_compress(state.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                 blocks.baseAddress!.assumingMemoryBound(to: UInt8.self), blocks.count / Self.blockSize)
+            }
+        case .portable:
+            for start in stride(from: 0, to: blocks.count, by: Self.blockSize) {
+                compressBlock(UnsafeRawBufferPointer(rebasing: blocks[start..<start + Self.blockSize]))
+            }
+        }
+    }
+
     /// Runs the 64 rounds over one 64-byte block and adds the result into `h`.
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+    private mutating func compressBlock(_ block: UnsafeRawBufferPointer) {
         // The message schedule W0…W63 (§6.2.2 step 1), words read big-endian.
         var w = InlineArray<64, UInt32>(repeating: 0)
         for t in 0..<16 {

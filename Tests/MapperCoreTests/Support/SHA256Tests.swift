@@ -5,6 +5,14 @@ import Testing
 @testable import MapperCore
 
 struct SHA256Tests {
+    /// Both engines where this CPU has the SHA instructions, else the portable one alone.
+    static let engines = SHA256.Engine.allCases.filter { $0 == .portable || SHA256.Engine.fastest == .hardware }
+
+    static func digest(_ message: [UInt8], _ engine: SHA256.Engine) -> [UInt8] {
+        var hasher = SHA256(engine: engine)
+        hasher.update(message)
+        return hasher.finalize()
+    }
     /// A message and its digest from an independent implementation.
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
@@ -59,6 +67,11 @@ struct SHA256Tests {
         #expect(SHA256.hexDigest(vector.message) == vector.digest)
     }
 
+    @Test(arguments: nistVectors, engines)
+    func everyEngineMatchesNISTExampleVectors(_ vector: Vector, _ engine: SHA256.Engine) {
+        #expect(hex(Self.digest(vector.message, engine)) == vector.digest)
+    }
+
     @Test(arguments: nistVectors)
     func hashesRawBuffersLikeArrays(_ vector: Vector) {
         let fromBuffer = vector.message.withUnsafeBytes { SHA256.hash($0) }
@@ -66,15 +79,29 @@ struct SHA256Tests {
         #expect(hex(fromBuffer) == vector.digest)
     }
 
-    @Test(arguments: paddingBoundaries)
-    func padsCorrectlyAroundBlockBoundaries(_ length: Int, _ digest: String) {
-        #expect(SHA256.hexDigest([UInt8](repeating: UInt8(ascii: "a"), count: length)) == digest)
+    @Test(arguments: paddingBoundaries, engines)
+    func padsCorrectlyAroundBlockBoundaries(_ boundary: (length: Int, digest: String), _ engine: SHA256.Engine) {
+        #expect(hex(Self.digest([UInt8](repeating: UInt8(ascii: "a"), count: boundary.length), engine)) == boundary.digest)
+    }
+
+    /// The hardware rounds against the portable ones on every length up to five blocks, bytes of every value, fed
+    /// whole and in uneven pieces (several blocks in one call, and a partial block topped up).
+    @Test(.enabled(if: SHA256.Engine.fastest == .hardware, "this CPU has no SHA instructions"))
+    func hardwareAndPortableEnginesAgree() {
+        for length in 0...320 {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ length) }
+            #expect(Self.digest(message, .hardware) == Self.digest(message, .portable), "length \(length)")
+            var pieces = SHA256(engine: .hardware)
+            pieces.update(Array(message.prefix(length / 3)))
+            pieces.update(Array(message.dropFirst(length / 3)))
+            #expect(pieces.finalize() == Self.digest(message, .portable), "length \(length) in two pieces")
+        }
     }
 
     /// Chunk-size cycles: single bytes, sizes that straddle the 64-byte block in every way, one big chunk.
-    @Test(arguments: [[1], [3, 7], [55, 9, 64], [63, 1], [64], [65, 127], [0, 5, 0, 200], [1000]])
-    func streamingInUnevenChunksEqualsOneShot(_ sizes: [Int]) {
-        var hasher = SHA256()
+    @Test(arguments: [[1], [3, 7], [55, 9, 64], [63, 1], [64], [65, 127], [0, 5, 0, 200], [1000]], engines)
+    func streamingInUnevenChunksEqualsOneShot(_ sizes: [Int], _ engine: SHA256.Engine) {
+        var hasher = SHA256(engine: engine)
         var offset = 0
         var turn = 0
         while offset < Self.patterned.count {
@@ -85,7 +112,7 @@ struct SHA256Tests {
         }
         let digest = hasher.finalize()
         #expect(hex(digest) == Self.patternedDigest)
-        #expect(digest == SHA256.hash(Self.patterned))
+        #expect(digest == Self.digest(Self.patterned, engine))
     }
 
     @Test func finalizeReturnsThirtyTwoBytesAndResetsTheHasher() {
