@@ -189,7 +189,9 @@ struct ConnectionStateMachine {
     private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
         if Self.gathersInPlace(head, discard: discard), let length = head.contentLength {
-            buffer.reserve(unread: Int(length))  // at most `limit`: a longer announced body was refused already
+            // Room for the whole body at once, up to 1 MiB: a client that announces a large body and sends nothing
+            // gets no more memory than that (a larger body grows the array as it arrives).
+            buffer.reserve(unread: min(Int(length), Self.maxReservedBody))
         }
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
@@ -308,6 +310,7 @@ struct ConnectionStateMachine {
         buffer = PendingInput()
     }
 
+    private static let maxReservedBody = 1 << 20
     private var discardedLength = 0
     /// Bytes of a Content-Length body already streamed.
     private var streamed = 0
