@@ -117,17 +117,18 @@ final class Server: @unchecked Sendable {
         context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
                                       status: status, seconds: seconds)
         guard let accessLog else { return }
-        accessLog.record(Self.accessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
-                                            route: route?.template ?? "", status: status, bytes: bytes,
-                                            microseconds: Int((seconds * 1e6).rounded())))
+        accessLog.record { buffer in
+            Self.writeAccessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
+                                    route: route?.template ?? "", status: status, bytes: bytes,
+                                    microseconds: Int((seconds * 1e6).rounded()), into: &buffer)
+        }
     }
 
-    /// `{"requestId":…,"method":…,"target":…,"route":…,"status":…,"bytes":…,"durationMs":…}` and a newline, in one
-    /// buffer; the duration in milliseconds with up to three decimals (microsecond resolution, no trailing zeros).
-    static func accessLogLine(requestId: String, method: String, target: String, route: String, status: Int,
-                              bytes: Int, microseconds: Int) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(128 + target.utf8.count)
+    /// Appends `{"requestId":…,"method":…,"target":…,"route":…,"status":…,"bytes":…,"durationMs":…}` and a newline
+    /// to `line` (the access log's buffer: no line of its own is allocated); the duration in milliseconds with up to
+    /// three decimals (microsecond resolution, no trailing zeros).
+    static func writeAccessLogLine(requestId: String, method: String, target: String, route: String, status: Int,
+                                   bytes: Int, microseconds: Int, into line: inout [UInt8]) {
         func field(_ name: StaticString, _ value: String) {
             line.append(name)
             ErrorBody.appendQuoted(value, to: &line)
@@ -154,7 +155,6 @@ final class Server: @unchecked Sendable {
             line.append(utf8: text)
         }
         line.append("}\n")
-        return line
     }
 
     // MARK: - Lifecycle

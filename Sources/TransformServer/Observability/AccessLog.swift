@@ -22,8 +22,9 @@ final class AccessLog: @unchecked Sendable {  // `timer` is set once in init and
         timer.resume()
     }
 
-    func record(_ line: [UInt8]) {
-        buffer.withLock { $0.append(contentsOf: line) }
+    /// Runs `write` on the buffer, under its lock, to append one line.
+    func record(_ write: (inout [UInt8]) -> Void) {
+        buffer.withLock { write(&$0) }
     }
 
     /// Writes what is buffered now (at exit).

@@ -9,9 +9,11 @@ struct AccessLogLineTests {
     @Test(arguments: [(0, "0.0"), (1, "0.001"), (44, "0.044"), (999, "0.999"), (1_000, "1.0"), (1_044, "1.044"),
                       (1_040, "1.04"), (1_500, "1.5"), (12_345_678, "12345.678")])
     func writesTheDurationInMillisecondsWithoutTrailingZeros(_ microseconds: Int, _ shown: String) {
-        let line = Server.accessLogLine(requestId: "r", method: "POST", target: "/convert/User?x=\"1\"",
-                                        route: "/convert/{model}", status: 200, bytes: 12, microseconds: microseconds)
-        #expect(String(decoding: line, as: UTF8.self) == #"{"requestId":"r","method":"POST","target":"/convert/User?x=\"1\"","#
+        var line = Array("earlier line\n".utf8)
+        Server.writeAccessLogLine(requestId: "r", method: "POST", target: "/convert/User?x=\"1\"",
+                                  route: "/convert/{model}", status: 200, bytes: 12, microseconds: microseconds,
+                                  into: &line)
+        #expect(String(decoding: line, as: UTF8.self) == "earlier line\n" + #"{"requestId":"r","method":"POST","target":"/convert/User?x=\"1\"","#
             + #""route":"/convert/{model}","status":200,"bytes":12,"durationMs":\#(shown)}"# + "\n")
     }
 
