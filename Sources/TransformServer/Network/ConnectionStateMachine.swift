@@ -76,6 +76,8 @@ struct ConnectionStateMachine {
     }
 
     var isClosed: Bool { state == .closed }
+    /// Bytes allocated for input not yet handed over.
+    var inputCapacity: Int { buffer.capacity }
     /// True while a request is handled: the connection stops reading until it is answered.
     var isHandling: Bool { if case .handling = state { return true } else { return false } }
 

@@ -12,8 +12,10 @@ struct PendingInput {
 
     /// Unread bytes.
     var count: Int { storage.count - start }
-    /// Bytes held, consumed or not: what the connection's input costs in memory.
+    /// Bytes held, consumed or not.
     var heldCount: Int { storage.count }
+    /// Bytes allocated: what the connection's input costs in memory.
+    var capacity: Int { storage.capacity }
     var isEmpty: Bool { start == storage.count }
 
     /// Appends received bytes. The consumed prefix is dropped first (moving the unread bytes to the front) unless
