@@ -176,7 +176,7 @@ final class Connection {
     }
 
     /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.
-    private func answer(_ response: HTTPResponse, head: HTTPRequestHead, route: Route, isLast: Bool) {
+    private func answer(_ response: consuming HTTPResponse, head: HTTPRequestHead, route: Route, isLast: Bool) {
         let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
         send(response, head: head, route: route, close: close)
     }
@@ -264,7 +264,7 @@ final class Connection {
         }
     }
 
-    private func send(_ response: HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
+    private func send(_ response: consuming HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
         let rendered = server.render(response, head: head, requestId: requestId, close: close)
         enqueue(rendered.head)
         enqueue(rendered.body)

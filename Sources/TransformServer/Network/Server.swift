@@ -84,10 +84,9 @@ final class Server: @unchecked Sendable {
     // MARK: - Responses
 
     /// Finishes a response for the wire: error body with the request id, `X-Request-Id`, `Vary`, gzip, trailers.
-    func render(_ response: HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
+    func render(_ response: consuming HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
         -> (head: [UInt8], body: [UInt8], status: Int, closing: Bool)
     {
-        var response = response
         ErrorResponse.finalize(&response, requestId: requestId)
         response.headers.append(("X-Request-Id", requestId))
         let isJSONBody = response.header("content-type") != nil
