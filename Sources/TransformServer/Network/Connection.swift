@@ -266,8 +266,7 @@ final class Connection {
 
     private func send(_ response: consuming HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
         let rendered = server.render(response, head: head, requestId: requestId, close: close)
-        enqueue(rendered.head)
-        enqueue(rendered.body)
+        enqueue(rendered.head, rendered.body)
         completeAfterFlush(head: head, route: route, status: rendered.status,
                            bytes: rendered.head.count + rendered.body.count, then: .next(closing: rendered.closing))
         flush()
@@ -342,8 +341,10 @@ final class Connection {
 
     // MARK: - Writing
 
-    private func enqueue(_ bytes: [UInt8]) {
+    /// Queues bytes to write: one array, or a response's head and body as two (so the body is not copied).
+    private func enqueue(_ bytes: [UInt8], _ more: [UInt8] = []) {
         outbound.append(bytes)
+        outbound.append(more)
         lastWriteProgress = Clock.now()
     }
 
