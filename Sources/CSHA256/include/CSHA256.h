@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// K0…K63 (FIPS 180-4 §4.2.2): 64 words, for these rounds and the Swift ones.
+const uint32_t *csha256_round_constants(void);
+
 /// 1 when this CPU can run csha256_compress (SHA, SSSE3 and SSE4.1 on x86-64), else 0.
 int csha256_available(void);
 
