@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GNU calls that Swift's Glibc module does not import (sockets, epoll, the CPU affinity mask). Only files in
-// Sources/TransformServer/Network/ use this module: Syscall.swift, Listener.swift, EventLoop.swift and
-// CoreCount.swift.
+// Sources/TransformServer/Network/ use this module (Syscall.swift, Listener.swift, EventLoop.swift and
+// CoreCount.swift), and the tests of CoreCount.
 #ifndef CSOCKET_H
 #define CSOCKET_H
 

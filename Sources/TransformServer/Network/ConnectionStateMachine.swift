@@ -182,19 +182,15 @@ struct ConnectionStateMachine {
 
     // MARK: - Parsing
 
-    /// A Content-Length body that will be handed over is gathered in `buffer` until it is whole (so it is never
-    /// moved); a chunked body is decoded into `body`, and a discarded one is dropped as it arrives.
+    /// A Content-Length body that will be handed over is gathered in `buffer` until it is whole (no copy of its
+    /// own; nothing is reserved for it ahead, so an announced body costs memory only as it arrives); a chunked
+    /// body is decoded into `body`, and a discarded one is dropped as it arrives.
     private static func gathersInPlace(_ head: HTTPRequestHead, discard: HTTPResponse?) -> Bool {
         !head.chunked && discard == nil
     }
 
     private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
-        if Self.gathersInPlace(head, discard: discard), let length = head.contentLength {
-            // Room for the whole body at once, up to 1 MiB: a client that announces a large body and sends nothing
-            // gets no more memory than that (a larger body grows the array as it arrives).
-            buffer.reserve(unread: min(Int(length), Self.maxReservedBody))
-        }
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
     }
@@ -312,7 +308,6 @@ struct ConnectionStateMachine {
         buffer = PendingInput()
     }
 
-    private static let maxReservedBody = 1 << 20
     private var discardedLength = 0
     /// Bytes of a Content-Length body already streamed.
     private var streamed = 0

@@ -17,6 +17,8 @@ struct OutboundQueue {
     private var offset = 0
     /// Bytes not yet written.
     private(set) var count = 0
+    /// Arrays held, written or not.
+    var heldArrays: Int { chunks.count }
 
     var isEmpty: Bool { count == 0 }
 
@@ -72,6 +74,10 @@ struct OutboundQueue {
         }
         if count == 0 {
             chunks.removeAll(keepingCapacity: true)
+            first = 0
+        } else if first >= Self.maxVectors, 2 * first >= chunks.count {
+            // A stream read as fast as it is written never empties the queue: drop the written entries here.
+            chunks.removeFirst(first)
             first = 0
         }
     }

@@ -2,7 +2,8 @@
 
 /// The bytes a connection has received and not yet consumed, in one array whose consumed prefix is dropped lazily:
 /// consuming a head or a chunk moves no bytes, and a whole body is handed over as a slice of the array itself. So a
-/// request body is copied once, from the event loop's read buffer into here, and never again.
+/// body that arrives in one read (the loop reads up to 64 KiB at a time) is copied once, from the event loop's read
+/// buffer into here; one that arrives over several reads is also moved when the array grows (amortised doubling).
 ///
 ///     storage: [ consumed … | unread … ]
 ///                            ▲ start
@@ -26,11 +27,6 @@ struct PendingInput {
             start = 0
         }
         storage.append(contentsOf: bytes)
-    }
-
-    /// Makes room for `count` more unread bytes than there are now, so a body of known length grows the array once.
-    mutating func reserve(unread count: Int) {
-        storage.reserveCapacity(storage.count + max(0, count - self.count))
     }
 
     /// Marks the next `count` unread bytes consumed; when nothing unread is left, the array is emptied (its

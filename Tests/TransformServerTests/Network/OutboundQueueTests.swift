@@ -58,6 +58,20 @@ import Glibc
         #expect(sink.received == parts.flatMap { $0 })
     }
 
+    @Test func aQueueThatNeverEmptiesDropsItsWrittenArrays() throws {
+        var queue = OutboundQueue()
+        queue.append([0, 0])
+        var sink = Sink()
+        for piece in 1...200 {
+            queue.append([UInt8(truncatingIfNeeded: piece), 0])  // a stream's next piece, before the last is out
+            #expect(try queue.write { vectors in sink.send(vectors, limit: 2) } == 2)
+            #expect(queue.count == 2)
+        }
+        #expect(queue.heldArrays <= 2 * OutboundQueue.maxVectors + 1, "written arrays do not pile up")
+        try Self.drain(&queue, into: &sink, limit: .max)
+        #expect(sink.received == [0, 0] + (1...200).flatMap { [UInt8(truncatingIfNeeded: $0), 0] })
+    }
+
     @Test func wouldBlockWritesNothing() throws {
         var queue = OutboundQueue()
         queue.append([1, 2, 3])
