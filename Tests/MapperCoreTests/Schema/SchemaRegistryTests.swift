@@ -150,13 +150,13 @@ struct SchemaRegistryTests {
     @Test
     func fillsInAnAbsentNameFromTheImpliedName() throws {
         let registry = SchemaRegistry()
-        try registry.apply(upserts: [Self.file(#"{ "properties": {"x": "int32"} }"#, implied: "User")], deletes: [])
+        _ = try registry.apply(upserts: [Self.file(#"{ "properties": {"x": "int32"} }"#, implied: "User")], deletes: [])
         #expect(Self.document(registry, "User") == #"{"name":"User","properties":{"x":"int32"}}"#)
         let digest = SHA256.hexDigest(Array(#"{"name":"User","properties":{"x":"int32"}}"#.utf8))
         #expect(registry.current.entries["User"]?.etag == "\"" + digest.prefix(32) + "\"")
         #expect(registry.current.converted("User", #"{"x":"5"}"#) == #"{"x":5}"#)
         // A name that is given stays where it was written.
-        try registry.apply(upserts: [Self.file(#"{"properties":{},"name":"User"}"#, implied: "User")], deletes: [])
+        _ = try registry.apply(upserts: [Self.file(#"{"properties":{},"name":"User"}"#, implied: "User")], deletes: [])
         #expect(Self.document(registry, "User") == #"{"properties":{},"name":"User"}"#)
         #expect(Self.version(registry, "User") == 2)
     }
@@ -215,7 +215,7 @@ struct SchemaRegistryTests {
         let before = registry.current
         #expect(throws: SchemaSetError.self) { try registry.apply(upserts: [], deletes: ["Item"]) }
         #expect(registry.current === before)
-        try registry.apply(upserts: [], deletes: ["Item", "Box", "Special"])
+        _ = try registry.apply(upserts: [], deletes: ["Item", "Box", "Special"])
         #expect(registry.current.modelNames.isEmpty)
         #expect(!registry.current.contains("Item"))
         #expect(before.contains("Item"))
@@ -252,7 +252,7 @@ struct SchemaRegistryTests {
         for type in ["string", "int64", "decimal", "string"] {
             try Self.upsert(registry!, #"{"name":"Item","properties":{"id":"\#(type)"}}"#)
         }
-        try registry!.apply(upserts: [], deletes: ["Box", "Special"])
+        _ = try registry!.apply(upserts: [], deletes: ["Box", "Special"])
         #expect(registry!.current.converted("Item", #"{"id":7}"#) == #"{"id":"7"}"#)
         #expect(registry!.current.contains("Box") == false)
         registry = nil

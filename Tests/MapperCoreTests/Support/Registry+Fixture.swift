@@ -16,10 +16,8 @@ extension SchemaRegistry {
         do {
             try SchemaRegistry().load(documents.enumerated().map { SchemaFile(name: "doc\($0).json", bytes: Array($1.utf8)) })
             return []
-        } catch let error as SchemaSetError {
-            return error.problems
         } catch {
-            return [SchemaProblem(file: "", path: "", message: "\(error)")]
+            return error.problems
         }
     }
 }
