@@ -100,7 +100,8 @@ struct HTTPRequestParser {
                 }
                 return field.name_len
             }
-            headers.append((name: name, value: text(field.value_off, field.value_len)))
+            headers.append((name: name, value: Self.wellKnownValue(at: field.value_off, field.value_len, in: buffer)
+                ?? text(field.value_off, field.value_len)))
         }
         let close = request.connection_close != 0
         // RFC 9112 §9.3 — HTTP/1.1 persists unless "close"; HTTP/1.0 persists only with "keep-alive".
@@ -116,6 +117,23 @@ struct HTTPRequestParser {
             keepAlive: keepAlive,
             headLength: length
         )
+    }
+
+    /// Field values that many requests carry and that are too long for a small (inline) `String`. They are string
+    /// literals, whose storage is static, so a head that carries one allocates nothing for it (in the spirit of
+    /// HPACK's static table, RFC 7541 Appendix A).
+    static let wellKnownValues: [String] = [
+        "application/json", "application/json; charset=utf-8", "application/x-ndjson", "gzip, deflate, br",
+        "gzip, deflate, br, zstd",
+    ]
+
+    /// The literal for the value at `offset` when it is one of `wellKnownValues` (compared byte for byte), else nil.
+    private static func wellKnownValue(at offset: Int, _ count: Int, in buffer: UnsafeRawBufferPointer) -> String? {
+        guard count > 15 else { return nil }  // shorter values are small strings: no allocation anyway
+        let value = UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+        return wellKnownValues.first { known in
+            known.utf8.count == count && known.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(value) } == true
+        }
     }
 
     private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {

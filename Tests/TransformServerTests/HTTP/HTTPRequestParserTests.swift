@@ -199,3 +199,27 @@ import Testing
         #expect(body == Array("hi".utf8))
     }
 }
+
+extension HTTPRequestParserTests {
+    static func storage(_ text: String) -> UnsafePointer<UInt8>? {
+        text.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
+    }
+
+    static func value(_ value: String) throws -> String? {
+        let head = try #require(try parse("GET / HTTP/1.1\r\nHost: a\r\nX-V: \(value)\r\n\r\n", limits: .init()).get())
+        return head.firstValue(of: "x-v")
+    }
+
+    /// A well-known value is the literal itself (no allocation); anything else is read as sent.
+    @Test(arguments: HTTPRequestParser.wellKnownValues)
+    func wellKnownValuesAreTheirLiterals(_ known: String) throws {
+        let read = try #require(try Self.value(known))
+        #expect(read == known)
+        #expect(Self.storage(read) == Self.storage(known), "the literal's storage, not a copy")
+        let upper = try #require(try Self.value(known.uppercased()))
+        #expect(upper == known.uppercased(), "compared byte for byte: another spelling is kept as sent")
+        #expect(Self.storage(upper) != Self.storage(known))
+        #expect(try Self.value(known + "x") == known + "x")
+        #expect(try Self.value(String(known.dropLast())) == String(known.dropLast()))
+    }
+}
