@@ -76,6 +76,8 @@ struct ConnectionStateMachine {
     }
 
     var isClosed: Bool { state == .closed }
+    /// The request being read is the connection's last: the per-connection limit is reached, or the server drains.
+    private var isLastRequest: Bool { requestsStarted >= limits.maxRequestsPerConnection || draining }
     /// Bytes allocated for input not yet handed over.
     var inputCapacity: Int { buffer.capacity }
     /// True while a request is handled: the connection stops reading until it is answered.
@@ -255,18 +257,16 @@ struct ConnectionStateMachine {
                 let length = Int(head.contentLength ?? 0)
                 guard buffer.count >= length else { return [] }
                 state = .handling(head)
-                let isLast = requestsStarted >= limits.maxRequestsPerConnection || draining
-                return [.handle(head, body: buffer.take(length), isLast: isLast)]
+                return [.handle(head, body: buffer.take(length), isLast: isLastRequest)]
             }
             if let discard {
-                let isLast = requestsStarted >= limits.maxRequestsPerConnection
                 state = .handling(head)
-                return [.respond(discard, head: head, close: !head.keepAlive || isLast || draining)]
+                return [.respond(discard, head: head, close: !head.keepAlive || isLastRequest)]
             }
             state = .handling(head)
             let request = body[...]
             body = []
-            return [.handle(head, body: request, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining)]
+            return [.handle(head, body: request, isLast: isLastRequest)]
         case .streamingBody(let head, let last):
             var piece: [UInt8] = []
             var finished = false
@@ -291,7 +291,7 @@ struct ConnectionStateMachine {
             var actions: [Action] = piece.isEmpty ? [] : [.bodyChunk(piece)]
             if finished {
                 state = .handling(head)
-                actions.append(.bodyEnd(head, isLast: requestsStarted >= limits.maxRequestsPerConnection || draining))
+                actions.append(.bodyEnd(head, isLast: isLastRequest))
             } else {
                 state = .streamingBody(head, lastActivity: last)
             }
