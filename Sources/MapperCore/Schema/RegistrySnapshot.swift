@@ -5,7 +5,10 @@
 public final class RegistrySnapshot: Sendable {
     /// Compiled models by id (ids are stable across snapshots of one registry; a deleted name leaves nil).
     let models: [CompiledModel?]
-    let ids: [String: Int]
+    /// Model names (ASCII, SCHEMA.md), matched as bytes: each request finds its model without hashing a `String`.
+    private let names: KeyIndex
+    /// The model id of each name in `names`.
+    private let nameIDs: [Int]
     /// Registry facts per model name.
     public let entries: [String: ModelEntry]
     /// Resolves defaults while this snapshot is being built; nil once published.
@@ -13,7 +16,9 @@ public final class RegistrySnapshot: Sendable {
 
     init(models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry]) {
         self.models = models
-        self.ids = ids
+        let named = ids.sorted { $0.value < $1.value }
+        names = KeyIndex(named.map { Array($0.key.utf8) })
+        nameIDs = named.map(\.value)
         self.entries = entries
     }
 
@@ -21,7 +26,12 @@ public final class RegistrySnapshot: Sendable {
 
     func model(_ id: Int) -> CompiledModel { models[id]! }
 
-    func model(named name: String) -> CompiledModel? { ids[name].flatMap { $0 < models.count ? models[$0] : nil } }
+    func model(named name: String) -> CompiledModel? {
+        var name = name
+        guard let position = name.withUTF8({ names.id(of: UnsafeRawBufferPointer($0)) }) else { return nil }
+        let id = nameIDs[position]
+        return id < models.count ? models[id] : nil
+    }
 
     /// Whether a model of this name is registered.
     public func contains(_ name: String) -> Bool { model(named: name) != nil }

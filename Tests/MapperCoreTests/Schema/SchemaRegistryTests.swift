@@ -221,6 +221,21 @@ struct SchemaRegistryTests {
         #expect(before.contains("Item"))
     }
 
+    @Test
+    func findsModelsByTheExactBytesOfTheirNames() throws {
+        let registry = try SchemaRegistry.make(Self.item, #"{"name":"Kit","properties":{"item":"Item"}}"#)
+        let snapshot = registry.current
+        #expect(snapshot.contains("Item") && snapshot.contains("Kit"))
+        // Names are ASCII (SCHEMA.md); a String that only compares equal to one (U+212A KELVIN SIGN is canonically
+        // equivalent to "K") is another name, as are other cases, prefixes and extensions.
+        for other in ["\u{212A}it", "kit", "Ki", "Kitt", "", "Item ", "It\u{0065}m\u{0301}"] {
+            #expect(!snapshot.contains(other), "\(other.unicodeScalars.map(\.value))")
+        }
+        _ = try registry.apply(upserts: [], deletes: ["Kit"])
+        #expect(!registry.current.contains("Kit"))
+        #expect(registry.current.contains("Item"))
+    }
+
     // MARK: - Replacing models
 
     static let box = #"""
