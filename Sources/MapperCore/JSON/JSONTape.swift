@@ -94,7 +94,7 @@ struct JSONTape: Sendable {
 
     /// Empties the tape, keeping its capacity for the next scan.
     mutating func removeAll() {
-        tokens.removeAll(keepingCapacity: true)
-        containerStack.removeAll(keepingCapacity: true)
+        tokens.truncate(to: 0)
+        containerStack.truncate(to: 0)
     }
 }
