@@ -28,6 +28,7 @@ WORKLOADS = [
     ("github-user", "GitHub user"),
     ("timeline", "Weibo timeline"),
     ("users-1000", "1,000 GitHub users"),
+    ("users-1000-2w", "1,000 GitHub users, ours on 2 workers"),
 ]
 PEERS = [
     ("ours", "ours"),
@@ -40,7 +41,9 @@ PEERS = [
 # How each one does the work, for the published page.
 SETUPS = [
     "**ours**: TransformBench, MapperCore's conversion without HTTP (schemas from `config/schemas` and "
-    "`Benchmarks/schemas`).",
+    "`Benchmarks/schemas`), on one thread; in the row \"ours on 2 workers\" the batch is cut into two runs converted "
+    "at once (`--workers 2`, as the server does by default on a 2-core machine), while the peers still use one "
+    "thread, as they do in their own rows.",
     "**Codable**: `Benchmarks/Codable`, JSONDecoder then JSONEncoder; structs (a final class for the status, which "
     "holds itself) whose `init(from:)` reads the schema's keys, defaults absent or null numbers to 0/false and reads "
     "`province`, `city` and `next_cursor` from strings; `URL` for url properties; dates with `.iso8601` (GitHub) or a "

@@ -49,11 +49,13 @@ pins=(pydantic==2.14.3 msgspec==0.22.0 orjson==3.13.0 pysimdjson==7.0.2 matplotl
 
 ours=.build/$configuration/TransformBench
 codable=.build-codable/$configuration/CodableBench
-# Each workload: name, model, schema directory, input file name, and --array for a batch.
+# Each workload: name, model, schema directory, input file name, --array for a batch, and the batch workers ours
+# may use (the peers convert on one thread; the server's default is one worker per usable core).
 workloads=(
   "github-user GithubUser config/schemas github-user.json"
   "timeline WeiboTimeline Benchmarks/schemas timeline.json"
-  "users-1000 GithubUser config/schemas users-1000.json --array"
+  "users-1000 GithubUser config/schemas users-1000.json --array 1"
+  "users-1000-2w GithubUser config/schemas users-1000.json --array 2"
 )
 peers=(codable pydantic msgspec orjson simdjson)
 
@@ -63,11 +65,11 @@ source scripts/stage.sh  # (the working directory is the repository)
 # Sets `command` to the command line that runs $1 (ours or a peer) on workload $2 (a `workloads` entry), without
 # --print or --seconds.
 command_for() {
-  local peer=$1 name model schemas file array
-  read -r name model schemas file array <<<"$2"
+  local peer=$1 name model schemas file array workers
+  read -r name model schemas file array workers <<<"$2"
   local common=(--model "$model" --input "$out/$file" ${array:+"$array"})
   case $peer in
-    ours) command=("$ours" convert --schemas "$schemas" "${common[@]}") ;;
+    ours) command=("$ours" convert --schemas "$schemas" "${common[@]}" ${workers:+--workers "$workers"}) ;;
     codable) command=("$codable" convert "${common[@]}") ;;
     *) command=("$python" Benchmarks/python/peers.py convert --peer "$peer" "${common[@]}") ;;
   esac
@@ -164,7 +166,7 @@ instructions() {
   for workload in "${workloads[@]}"; do
     read -r name _ <<<"$workload"
     command_for ours "$workload"
-    case $name in github-user) iterations=200 ;; timeline) iterations=10 ;; *) iterations=2 ;; esac
+    case $name in github-user) iterations=200 ;; timeline) iterations=10 ;; *-2w) continue ;; *) iterations=2 ;; esac
     # A smoke run counts the smallest workload once: the debug build under callgrind is slow.
     if $smoke; then [ "$name" = github-user ] || continue; iterations=1; fi
     none=$(callgrind_total 0)

@@ -5,29 +5,34 @@ import MapperCore
 
 /// MapperCore without HTTP: one conversion, timed (docs/performance.md).
 ///
-///     TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--hash] [--seconds N]
-///                            [--print | --iterations N]
+///     TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--hash] [--workers N]
+///                            [--seconds N] [--print | --iterations N]
 ///
 /// Prints one JSON line `{"model":…,"input_bytes":…,"ns_per_op":…,"mb_per_s":…}`: the median of the timed rounds
 /// that follow a warm-up. `--print` writes the converted output once instead (to check it against a peer's);
 /// `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind). `--hash` adds the
-/// model hash, as `?hash=true` does.
+/// model hash, as `?hash=true` does. `--workers N` converts a batch on up to N threads (`batchWorkers`; default 1).
 @main
 enum TransformBench {
     static let usage = """
         usage: TransformBench convert --schemas DIR --model M --input FILE [--normalize] [--array] [--hash]
-                                      [--seconds N] [--print | --iterations N]
+                                      [--workers N] [--seconds N] [--print | --iterations N]
         """
 
     static func main() {
         var schemas = ""
         var normalize = false
         var hash = false
+        var workers = 1
         let parsed = BenchmarkArguments.parse(Array(CommandLine.arguments.dropFirst())) { option, value in
             switch option {
             case "--normalize": normalize = true; return true
             case "--hash": hash = true; return true
             case "--schemas": schemas = value() ?? ""; return !schemas.isEmpty
+            case "--workers":
+                guard let count = value().flatMap({ Int($0) }), count >= 1 else { return false }
+                workers = count
+                return true
             default: return false
             }
         }
@@ -45,6 +50,7 @@ enum TransformBench {
         var options = ConversionOptions()
         options.output = normalize ? .wire : .model
         options.hash = hash
+        options.batchWorkers = workers
         // Sendable closures, so that the timed work carries no main-actor check on each call (about 250
         // instructions, which `main`'s own closures would pay).
         let convert = { @Sendable [options] () -> Converted? in

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Dispatch
+
 extension RegistrySnapshot {
     /// `POST /convert|/normalize/{Model}/array` with a JSON array (YYModel's `modelArrayWithClass`): elements that
     /// are not objects or that fail are left out, one `element_dropped` counted for each; in strict mode any failure
@@ -72,20 +74,73 @@ extension RegistrySnapshot {
     /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report
     /// (the report's `result`, built only in strict mode, the one mode that can answer with it).
     ///
-    /// One converter serves every element and writes straight into the output; an element that fails is cut off
-    /// again. Its report starts empty for each element, so elements are judged one by one as before.
+    /// A large batch is cut into runs of consecutive elements, converted at the same time on up to
+    /// `options.batchWorkers` threads (each run at least `minimumElementsPerWorker` elements) and joined in order:
+    /// the joined parts are the bytes and entries one thread makes, element by element.
     private func batch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
                        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
                        duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
+        let runs = Self.batchRuns(count: elements.count, workers: options.batchWorkers)
+        let opening: UInt8 = object ? .openBrace : .openBracket
         let strict = options.mode == .strict
-        var all = duplicates ?? Diagnostics(strict: strict)
+        // The first run's part holds the opening bracket and room for the whole output, which the others join.
+        let capacity = body.count / 2
+        let entries = duplicates ?? Diagnostics(strict: strict)
+        var part: BatchPart
+        if runs.count == 1 {
+            part = BatchPart(opening: opening, reserving: capacity, all: entries)
+            batchPart(&part, model, body, tokens, elements[...], options: options, object: object)
+        } else {
+            let parts = Locked([BatchPart?](repeating: nil, count: runs.count))
+            let shared = SharedInput(body: body, tokens: tokens)
+            DispatchQueue.concurrentPerform(iterations: runs.count) { worker in
+                var done = worker == 0 ? BatchPart(opening: opening, reserving: capacity, all: entries)
+                    : BatchPart(opening: nil, reserving: capacity / runs.count, all: Diagnostics(strict: strict))
+                batchPart(&done, model, shared.body, shared.tokens, elements[runs[worker]], options: options,
+                          object: object)
+                parts.withLock { $0[worker] = done }
+            }
+            // Moved out of the lock and out of their optionals, so that each part's arrays stay uniquely owned and
+            // the first one's output grows in place.
+            var done = parts.withLock { stored in
+                var taken: [BatchPart?] = []
+                swap(&taken, &stored)
+                return taken
+            }
+            part = done[0].take()!
+            for index in 1..<done.count { part.join(done[index].take()!) }
+        }
+        part.out.append(object ? .closeBrace : .closeBracket)
+        if options.mode == .strict, part.failed || part.all.errorCount > 0 {
+            let result = [opening] + part.strictResult + [object ? .closeBrace : .closeBracket]
+            return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: result,
+                                                               entries: part.all.entries, maxEntries: options.maxReportEntries)))
+        }
+        return .success(Converted(body: part.out, warnings: part.warnings, modelHash: nil, report: part.all))
+    }
+
+    /// Batch elements per worker at the least: a run of elements is handed to another thread only when it is at
+    /// least this long (about 100 µs of work for GitHub users), so that the hand-over cost stays small beside it.
+    static let minimumElementsPerWorker = 64
+
+    /// The runs of consecutive elements a batch of `count` elements is cut into for up to `workers` threads: as
+    /// many runs as workers while each keeps `minimumElementsPerWorker`, of sizes differing by at most one.
+    static func batchRuns(count: Int, workers: Int) -> [Range<Int>] {
+        let parts = max(1, min(workers, count / minimumElementsPerWorker))
+        return (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
+    }
+
+    /// Converts a run of batch elements, adding to `part`. One converter serves every element and writes straight into
+    /// the output; an element that fails is cut off again. Its report starts empty for each element, so elements
+    /// are judged one by one.
+    private func batchPart(_ part: inout BatchPart, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+                           _ tokens: UnsafeBufferPointer<JSONToken>, _ elements: ArraySlice<(key: Int?, index: Int)>,
+                           options: ConversionOptions, object: Bool) {
+        let strict = options.mode == .strict
         var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
-        converter.out.reserveCapacity(body.count / 2)
-        converter.out.append(object ? .openBrace : .openBracket)
-        var strictResult: [UInt8] = [object ? .openBrace : .openBracket]
-        var failed = false
-        var warnings = all.count
-        for (n, element) in elements.enumerated() {
+        swap(&converter.out, &part.out)
+        let contentStart = converter.out.count  // after the opening bracket, in the first part
+        for element in elements {
             var keyBytes: [UInt8] = []
             var decoded: [UInt8] = []
             if object {
@@ -97,23 +152,23 @@ extension RegistrySnapshot {
             // function, not a closure value, so that no context is allocated per element).
             func prefix() -> String { object ? "/" + JSONPointer.escape(decoded) : "/\(element.key!)" }
             if strict {
-                if n > 0 { strictResult.append(.comma) }
-                strictResult.append(contentsOf: keyBytes)
+                if !part.strictResult.isEmpty { part.strictResult.append(.comma) }
+                part.strictResult.append(contentsOf: keyBytes)
             }
             guard tokens[element.index].kind == .object else {
-                failed = true
-                warnings += 1
+                part.failed = true
+                part.warnings += 1
                 let message = Self.elementShapeMessage(tokens[element.index])
                 if strict {
-                    all.record(prefix(), .wrongType, message, isError: true)
-                    strictResult.append(contentsOf: "null".utf8)
+                    part.all.record(prefix(), .wrongType, message, isError: true)
+                    part.strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    all.record(prefix(), .elementDropped, "element dropped: " + message, isError: false)
+                    part.all.record(prefix(), .elementDropped, "element dropped: " + message, isError: false)
                 }
                 continue
             }
             let elementStart = converter.out.count
-            if elementStart > 1 { converter.out.append(.comma) }
+            if elementStart > contentStart { converter.out.append(.comma) }
             if object { converter.out.append(contentsOf: keyBytes) }
             let valueStart = converter.out.count
             converter.startObject()
@@ -121,35 +176,70 @@ extension RegistrySnapshot {
             let diagnostics = converter.diagnostics
             if diagnostics.errorCount > 0 {
                 converter.out.removeSubrange(elementStart...)
-                failed = true
-                warnings += 1
+                part.failed = true
+                part.warnings += 1
                 if strict {
-                    all.append(diagnostics, prefix: prefix())
-                    strictResult.append(contentsOf: "null".utf8)
+                    part.all.append(diagnostics, prefix: prefix())
+                    part.strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    all.record(prefix(), .elementDropped, "element dropped: \(diagnostics.errorCount) error(s)", isError: false)
+                    part.all.record(prefix(), .elementDropped, "element dropped: \(diagnostics.errorCount) error(s)",
+                                    isError: false)
                 }
                 continue
             }
-            if !diagnostics.isEmpty { all.append(diagnostics, prefix: prefix()) }
-            warnings += diagnostics.count
+            if !diagnostics.isEmpty { part.all.append(diagnostics, prefix: prefix()) }
+            part.warnings += diagnostics.count
             if strict {
                 if options.output == .model {
-                    strictResult.append(contentsOf: converter.out[valueStart...])
+                    part.strictResult.append(contentsOf: converter.out[valueStart...])
                 } else {
                     var modelOptions = options
                     modelOptions.output = .model
-                    strictResult.append(contentsOf: run(model, body, tokens, index: element.index, options: modelOptions).out)
+                    part.strictResult.append(
+                        contentsOf: run(model, body, tokens, index: element.index, options: modelOptions).out)
                 }
             }
         }
-        converter.out.append(object ? .closeBrace : .closeBracket)
         converter.recycleScratch()
-        strictResult.append(object ? .closeBrace : .closeBracket)
-        if strict, failed || all.errorCount > 0 {
-            return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: strictResult,
-                                                               entries: all.entries, maxEntries: options.maxReportEntries)))
-        }
-        return .success(Converted(body: converter.out, warnings: warnings, modelHash: nil, report: all))
+        swap(&converter.out, &part.out)
     }
+}
+
+/// What converting a run of consecutive batch elements made: the output (comma-separated elements, after the
+/// opening bracket in the first run), strict mode's report result (comma-separated, no brackets), the entries and
+/// counts. The parts of a batch, joined in order, are what one run over every element makes.
+private struct BatchPart: Sendable {
+    var out: [UInt8] = []
+    var strictResult: [UInt8] = []
+    var all: Diagnostics
+    var failed = false
+    var warnings: Int
+
+    init(opening: UInt8?, reserving capacity: Int, all: Diagnostics) {
+        out.reserveCapacity(capacity + 1)
+        if let opening { out.append(opening) }
+        self.all = all
+        warnings = all.count
+    }
+
+    /// Appends the next run's part (its entries are checked for repeats against these, as one run would).
+    mutating func join(_ next: BatchPart) {
+        if !next.out.isEmpty {
+            if out.count > 1 { out.append(.comma) }
+            out.append(contentsOf: next.out)
+        }
+        if !next.strictResult.isEmpty {
+            if !strictResult.isEmpty { strictResult.append(.comma) }
+            strictResult.append(contentsOf: next.strictResult)
+        }
+        all.append(next.all, prefix: "")
+        failed = failed || next.failed
+        warnings += next.warnings
+    }
+}
+
+/// The request body and its tape, read by every batch worker while the caller waits for them all.
+private struct SharedInput: @unchecked Sendable {
+    let body: UnsafeRawBufferPointer
+    let tokens: UnsafeBufferPointer<JSONToken>
 }

@@ -19,6 +19,9 @@ public struct ConversionOptions: Sendable, Equatable {
     public var maxDepth = 512
     /// Report entries listed at most (counts still include all).
     public var maxReportEntries = 1_000
+    /// Most threads one array or dictionary batch is converted on at once, each taking a run of at least 64
+    /// elements; 1 converts every batch on the calling thread. The output is the same either way.
+    public var batchWorkers = 1
 
     /// The defaults of API.md.
     /// Common values are written without the general conversion (`Converter.writeCommonValue`); off only in the

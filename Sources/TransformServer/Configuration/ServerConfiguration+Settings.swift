@@ -66,6 +66,8 @@ extension ServerConfiguration {
         Setting(key: "maxModels", kind: .integer(\.maxModels, positive)),
         Setting(key: "gzipMinBytes", kind: .integer(\.gzipMinBytes, nonNegative)),
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
+        // Ours, after API.md's table (docs/operations.md).
+        Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
     ]
 
     static func setting(forKey key: String) -> Setting? {

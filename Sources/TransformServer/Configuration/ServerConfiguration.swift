@@ -56,6 +56,9 @@ struct ServerConfiguration: Sendable, Equatable {
     var gzipMinBytes = 1_024
     /// Whether one access-log line is written per request.
     var accessLog = true
+    /// Most threads one array or dictionary batch is converted on at once (runs of at least 64 elements each); 0
+    /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
+    var batchWorkers = 0
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.
     var configDirectory: String?
     /// True when neither `--config` nor `./config` exists, so the compiled-in example configuration is used.

@@ -45,6 +45,8 @@ import Testing
         Row(key: "maxModels", environment: "TRANSFORM_MAX_MODELS", defaultValue: "10000", sample: "8"),
         Row(key: "gzipMinBytes", environment: "TRANSFORM_GZIP_MIN_BYTES", defaultValue: "1024", sample: "0"),
         Row(key: "accessLog", environment: "TRANSFORM_ACCESS_LOG", defaultValue: "true", sample: "false"),
+        // Ours, after API.md's table.
+        Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
@@ -63,7 +65,7 @@ import Testing
 
     // MARK: - The table
 
-    @Test func theSettingsTableListsEveryKeyOfAPIMdInOrder() {
+    @Test func theSettingsTableListsEveryKeyOfAPIMdInOrderThenOurs() {
         #expect(ServerConfiguration.settings.map(\.key) == Self.table.map(\.key))
     }
 
@@ -238,6 +240,8 @@ import Testing
         BadValue(key: "maxBodyBytes", json: "2147483648", text: "2147483648"),
         BadValue(key: "maxNestingDepth", json: "2000", text: "2000"),
         BadValue(key: "maxNestingDepth", json: "0", text: "0"),
+        BadValue(key: "batchWorkers", json: "-1", text: "-1"),
+        BadValue(key: "batchWorkers", json: "257", text: "257"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),

@@ -101,6 +101,26 @@ import Testing
         #expect(validate.text == #"{"valid":true,"model":"User","result":{"uid":1},"errors":[],"warnings":[]}"#)
     }
 
+    @Test func largeBatchesAnswerTheSameOnOneWorkerAndOnSeveral() throws {
+        // 600 elements: two or more runs of 64+ elements on several workers; some coerced, some dropped.
+        let elements = (0..<600).map { i in
+            i % 9 == 0 ? #"{"uid":"\#(i)"}"# : i % 10 == 0 ? #"{"uid":"x"}"# : i % 11 == 0 ? "2" : #"{"uid":\#(i)}"#
+        }
+        let array = "[" + elements.joined(separator: ",") + "]"
+        let dictionary = "{" + elements.enumerated().map { #""k\#($0)":\#($1)"# }.joined(separator: ",") + "}"
+        let one = try ServerProcess(settings: ["batchWorkers": "1"])
+        let several = try ServerProcess(settings: ["batchWorkers": "4"])
+        for (target, body) in [("/convert/User/array", array), ("/convert/User/array?mode=strict", array),
+                               ("/normalize/User/dictionary", dictionary)] {
+            let expected = try one.client().request("POST", target, body: body, headers: ["X-Request-Id": "r"])
+            let actual = try several.client().request("POST", target, body: body, headers: ["X-Request-Id": "r"])
+            #expect(expected.status == (target.contains("strict") ? 422 : 200))
+            #expect(actual.status == expected.status, "\(target)")
+            #expect(actual.text == expected.text, "\(target)")
+            #expect(actual.header("X-Transform-Warnings") == expected.header("X-Transform-Warnings"), "\(target)")
+        }
+    }
+
     @Test func streamsNDJSONWithATrailer() throws {
         let server = try ServerProcess()
         let client = try server.client()

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import MapperCore
+
+/// Batches converted on several threads (`ConversionOptions.batchWorkers`) answer exactly as on one: the same
+/// bytes, the same entries in the same order, the same counts and the same strict-mode reports.
+@Suite struct BatchWorkerTests {
+    static let snapshot = try! SchemaRegistry.make(
+        #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"n":"int8","tag":{"type":"string","key":"t"}}}"#
+    ).current
+
+    /// Element `i` of a batch: mostly clean, with coerced values, out-of-range numbers, failing required fields,
+    /// non-objects and an entry that repeats within its element scattered through it.
+    static func element(_ i: Int) -> String {
+        switch i {
+        case _ where i % 11 == 0: "3"
+        case _ where i % 13 == 0: #"{"uid":"x","n":1}"#
+        case _ where i % 7 == 0: #"{"uid":"\#(i)","n":"5","t":"seven"}"#
+        case _ where i % 17 == 0: #"{"uid":\#(i),"n":1000,"t":null}"#
+        case _ where i % 19 == 0: #"{"uid":\#(i),"uid":\#(i + 1)}"#
+        default: #"{"uid":\#(i),"n":\#(i % 100),"t":"u\#(i)"}"#
+        }
+    }
+
+    static func array(_ count: Int) -> String { "[" + (0..<count).map(element).joined(separator: ",") + "]" }
+
+    /// A dictionary whose key `k5` appears twice (its duplicate entry comes first in every report).
+    static func dictionary(_ count: Int) -> String {
+        "{" + (0..<count).map { #""k\#($0)":\#(element($0))"# }.joined(separator: ",") + #","k5":{"uid":5}}"#
+    }
+
+    /// Everything a batch answer holds, as text.
+    static func answer(_ body: String, dictionary: Bool, mode: ConversionOptions.Mode, output: ConversionOptions.Form,
+                       workers: Int) -> String {
+        var options = ConversionOptions()
+        options.mode = mode
+        options.output = output
+        options.batchWorkers = workers
+        let result = Array(body.utf8).withUnsafeBytes {
+            dictionary ? snapshot.convertDictionary($0, model: "U", options: options)
+                : snapshot.convertArray($0, model: "U", options: options)
+        }
+        switch result {
+        case .success(let converted):
+            let entries = converted.diagnostics.map { "\($0.isError) \($0.path) \($0.code.rawValue) \($0.message)" }
+            return "200 \(converted.warnings)\n" + String(decoding: converted.body, as: UTF8.self) + "\n"
+                + entries.joined(separator: "\n")
+        case .failure(let error):
+            return "\(error.status)\n" + String(decoding: error.body(requestId: "r"), as: UTF8.self)
+        }
+    }
+
+    @Test func runsAreConsecutiveCoverEveryElementAndKeepTheMinimumSize() {
+        #expect(RegistrySnapshot.batchRuns(count: 1_000, workers: 2) == [0..<500, 500..<1_000])
+        #expect(RegistrySnapshot.batchRuns(count: 200, workers: 8) == [0..<66, 66..<133, 133..<200])
+        #expect(RegistrySnapshot.batchRuns(count: 127, workers: 2) == [0..<127])
+        #expect(RegistrySnapshot.batchRuns(count: 128, workers: 2) == [0..<64, 64..<128])
+        #expect(RegistrySnapshot.batchRuns(count: 0, workers: 4) == [0..<0])
+        #expect(RegistrySnapshot.batchRuns(count: 5_000, workers: 1) == [0..<5_000])
+    }
+
+    @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
+    func arraysAnswerAsOnOneThread(mode: ConversionOptions.Mode, output: ConversionOptions.Form) {
+        for count in [128, 300, 1_001] {
+            let body = Self.array(count)
+            let one = Self.answer(body, dictionary: false, mode: mode, output: output, workers: 1)
+            for workers in [2, 3, 8] {
+                #expect(Self.answer(body, dictionary: false, mode: mode, output: output, workers: workers) == one,
+                        "\(count) elements on \(workers) workers")
+            }
+        }
+    }
+
+    @Test(arguments: [ConversionOptions.Mode.lax, .strict])
+    func dictionariesAnswerAsOnOneThread(mode: ConversionOptions.Mode) {
+        let body = Self.dictionary(400)
+        let one = Self.answer(body, dictionary: true, mode: mode, output: .model, workers: 1)
+        #expect(one.contains("duplicate_key"))
+        for workers in [2, 5] {
+            #expect(Self.answer(body, dictionary: true, mode: mode, output: .model, workers: workers) == one)
+        }
+    }
+
+    @Test func aCleanBatchSplitAcrossWorkersIsOneValidArray() throws {
+        let body = "[" + (0..<256).map { #"{"uid":\#($0)}"# }.joined(separator: ",") + "]"
+        var options = ConversionOptions()
+        options.batchWorkers = 4
+        let converted = try Array(body.utf8).withUnsafeBytes {
+            try Self.snapshot.convertArray($0, model: "U", options: options).get()
+        }
+        let expected = "[" + (0..<256).map { #"{"uid":\#($0),"n":0}"# }.joined(separator: ",") + "]"
+        #expect(String(decoding: converted.body, as: UTF8.self) == expected)
+        #expect(converted.warnings == 0)
+    }
+}
