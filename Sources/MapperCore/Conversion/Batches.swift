@@ -85,30 +85,30 @@ extension RegistrySnapshot {
         let strict = options.mode == .strict
         // The first run's part holds the opening bracket and room for the whole output, which the others join.
         let capacity = body.count / 2
-        let entries = duplicates ?? Diagnostics(strict: strict)
+        let report = duplicates ?? Diagnostics(strict: strict)
         var part: BatchPart
         if runs.count == 1 {
-            part = BatchPart(opening: opening, reserving: capacity, all: entries)
+            part = BatchPart(opening: opening, reserving: capacity, all: report)
             batchPart(&part, model, body, tokens, elements[...], options: options, object: object)
         } else {
             let parts = Locked([BatchPart?](repeating: nil, count: runs.count))
             let shared = SharedInput(body: body, tokens: tokens)
             DispatchQueue.concurrentPerform(iterations: runs.count) { worker in
-                var done = worker == 0 ? BatchPart(opening: opening, reserving: capacity, all: entries)
+                var mine = worker == 0 ? BatchPart(opening: opening, reserving: capacity, all: report)
                     : BatchPart(opening: nil, reserving: capacity / runs.count, all: Diagnostics(strict: strict))
-                batchPart(&done, model, shared.body, shared.tokens, elements[runs[worker]], options: options,
+                batchPart(&mine, model, shared.body, shared.tokens, elements[runs[worker]], options: options,
                           object: object)
-                parts.withLock { $0[worker] = done }
+                parts.withLock { $0[worker] = mine }
             }
             // Moved out of the lock and out of their optionals, so that each part's arrays stay uniquely owned and
             // the first one's output grows in place.
-            var done = parts.withLock { stored in
+            var finished = parts.withLock { stored in
                 var taken: [BatchPart?] = []
                 swap(&taken, &stored)
                 return taken
             }
-            part = done[0].take()!
-            for index in 1..<done.count { part.join(done[index].take()!) }
+            part = finished[0].take()!
+            for index in 1..<finished.count { part.join(finished[index].take()!) }
         }
         part.out.append(object ? .closeBrace : .closeBracket)
         if options.mode == .strict, part.failed || part.all.errorCount > 0 {

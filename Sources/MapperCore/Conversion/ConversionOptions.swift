@@ -19,8 +19,9 @@ public struct ConversionOptions: Sendable, Equatable {
     public var maxDepth = 512
     /// Report entries listed at most (counts still include all).
     public var maxReportEntries = 1_000
-    /// Most threads one array or dictionary batch is converted on at once, each taking a run of at least 64
-    /// elements; 1 converts every batch on the calling thread. The output is the same either way.
+    /// Most threads one array or dictionary batch is converted on at once, each taking a run of consecutive
+    /// elements long enough to be worth a thread (`RegistrySnapshot.minimumElementsPerWorker`); 1 converts every
+    /// batch on the calling thread. The answer is the same either way.
     public var batchWorkers = 1
 
     /// The defaults of API.md.

@@ -56,7 +56,7 @@ struct ServerConfiguration: Sendable, Equatable {
     var gzipMinBytes = 1_024
     /// Whether one access-log line is written per request.
     var accessLog = true
-    /// Most threads one array or dictionary batch is converted on at once (runs of at least 64 elements each); 0
+    /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.

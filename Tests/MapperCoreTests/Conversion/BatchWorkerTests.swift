@@ -7,7 +7,21 @@ import Testing
 /// bytes, the same entries in the same order, the same counts and the same strict-mode reports.
 @Suite struct BatchWorkerTests {
     static let snapshot = try! SchemaRegistry.make(
-        #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"n":"int8","tag":{"type":"string","key":"t"}}}"#
+        #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"n":"int8","tag":{"type":"string","key":"t"}}}"#,
+        // Every stage a worker may run at the same time as another: an unwrap with defaults, a class choice, a
+        // nested model, defaults, key paths and fallback keys, dates with a pattern, a set, a validate rule.
+        #"""
+        {"models":[
+          {"name":"Item","willTransform":{"unwrap":"data","defaults":{"kind":"print"}},
+           "properties":{"kind":"string","id":{"type":"uint64","key":["id","ID"],"required":true},
+             "score":{"type":"double","default":1.5},"desc":{"type":"string","key":"ext.desc"},
+             "at":{"type":"date","dateFormat":{"input":["dd/MM/yyyy"],"output":"iso8601"}},
+             "shape":"Shape","tags":{"type":"set","of":"string"}},
+           "validate":{"requireAny":[["desc","shape"]]}},
+          {"name":"Shape","properties":{"kind":"string"},"classForDictionary":[{"when":{"has":"r"},"use":"Circle"}]},
+          {"name":"Circle","extends":"Shape","properties":{"r":{"type":"double","minimum":0}}}
+        ]}
+        """#
     ).current
 
     /// Element `i` of a batch: mostly clean, with coerced values, out-of-range numbers, failing required fields,
@@ -25,21 +39,30 @@ import Testing
 
     static func array(_ count: Int) -> String { "[" + (0..<count).map(element).joined(separator: ",") + "]" }
 
+    /// Element `i` for the `Item` model: wrapped or not, with a circle or a plain shape, dates, duplicate tags,
+    /// a negative radius (a dropped value) and, every 23rd, no `desc` and no `shape` (the rule fails).
+    static func item(_ i: Int) -> String {
+        let shape = i % 3 == 0 ? #"{"r":\#(i % 5 == 0 ? -1 : i)}"# : #"{"kind":"blob"}"#
+        let fields = #""ID":"\#(i)","at":"0\#(i % 9 + 1)/02/2020","tags":["a","b","a"],"ext":{"desc":"d\#(i)"}"#
+        if i % 23 == 0 { return #"{"id":\#(i)}"# }
+        return i % 2 == 0 ? #"{"data":{\#(fields),"shape":\#(shape)}}"# : #"{\#(fields),"kind":"k","shape":\#(shape)}"#
+    }
+
     /// A dictionary whose key `k5` appears twice (its duplicate entry comes first in every report).
     static func dictionary(_ count: Int) -> String {
         "{" + (0..<count).map { #""k\#($0)":\#(element($0))"# }.joined(separator: ",") + #","k5":{"uid":5}}"#
     }
 
     /// Everything a batch answer holds, as text.
-    static func answer(_ body: String, dictionary: Bool, mode: ConversionOptions.Mode, output: ConversionOptions.Form,
-                       workers: Int) -> String {
+    static func answer(_ body: String, model: String = "U", dictionary: Bool, mode: ConversionOptions.Mode,
+                       output: ConversionOptions.Form, workers: Int) -> String {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
         options.batchWorkers = workers
         let result = Array(body.utf8).withUnsafeBytes {
-            dictionary ? snapshot.convertDictionary($0, model: "U", options: options)
-                : snapshot.convertArray($0, model: "U", options: options)
+            dictionary ? snapshot.convertDictionary($0, model: model, options: options)
+                : snapshot.convertArray($0, model: model, options: options)
         }
         switch result {
         case .success(let converted):
@@ -72,14 +95,49 @@ import Testing
         }
     }
 
-    @Test(arguments: [ConversionOptions.Mode.lax, .strict])
-    func dictionariesAnswerAsOnOneThread(mode: ConversionOptions.Mode) {
+    @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
+    func dictionariesAnswerAsOnOneThread(mode: ConversionOptions.Mode, output: ConversionOptions.Form) {
         let body = Self.dictionary(400)
-        let one = Self.answer(body, dictionary: true, mode: mode, output: .model, workers: 1)
+        let one = Self.answer(body, dictionary: true, mode: mode, output: output, workers: 1)
         #expect(one.contains("duplicate_key"))
         for workers in [2, 5] {
-            #expect(Self.answer(body, dictionary: true, mode: mode, output: .model, workers: workers) == one)
+            #expect(Self.answer(body, dictionary: true, mode: mode, output: output, workers: workers) == one)
         }
+    }
+
+    @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
+    func everyStageAnswersAsOnOneThread(mode: ConversionOptions.Mode, output: ConversionOptions.Form) {
+        let array = "[" + (0..<400).map(Self.item).joined(separator: ",") + "]"
+        let dictionary = "{" + (0..<400).map { #""i\#($0)":\#(Self.item($0))"# }.joined(separator: ",") + "}"
+        for (body, isDictionary) in [(array, false), (dictionary, true)] {
+            let one = Self.answer(body, model: "Item", dictionary: isDictionary, mode: mode, output: output, workers: 1)
+            #expect(one.contains("Circle") || one.contains("\"r\""), "\(one.prefix(300))")
+            for workers in [2, 4] {
+                #expect(Self.answer(body, model: "Item", dictionary: isDictionary, mode: mode, output: output,
+                                    workers: workers) == one)
+            }
+        }
+    }
+
+    /// Runs whose every element is dropped (the first, a middle and the last of three): the commas around them
+    /// are the one-thread commas.
+    @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
+    func runsWithNothingKeptAnswerAsOnOneThread(mode: ConversionOptions.Mode, output: ConversionOptions.Form) {
+        for dropped in [0..<64, 64..<128, 128..<192, 0..<128, 0..<192] {
+            let elements = (0..<192).map { dropped.contains($0) ? ($0 % 2 == 0 ? "3" : #"{"uid":"x"}"#) : #"{"uid":\#($0)}"# }
+            let array = "[" + elements.joined(separator: ",") + "]"
+            let dictionary = "{" + elements.enumerated().map { #""k\#($0)":\#($1)"# }.joined(separator: ",") + "}"
+            for (body, isDictionary) in [(array, false), (dictionary, true)] {
+                let one = Self.answer(body, dictionary: isDictionary, mode: mode, output: output, workers: 1)
+                for workers in [2, 3] {
+                    #expect(Self.answer(body, dictionary: isDictionary, mode: mode, output: output, workers: workers)
+                                == one, "dropped \(dropped), \(isDictionary ? "dictionary" : "array"), \(workers)")
+                }
+            }
+        }
+        // And the answer is what it should be, not only the same: all dropped is an empty batch.
+        let allDropped = "[" + Array(repeating: "3", count: 192).joined(separator: ",") + "]"
+        #expect(Self.answer(allDropped, dictionary: false, mode: .lax, output: .model, workers: 3).hasPrefix("200 192\n[]\n"))
     }
 
     @Test func aCleanBatchSplitAcrossWorkersIsOneValidArray() throws {
