@@ -4,7 +4,8 @@ import MapperCore
 
 /// `TransformServer convert <Model> …`: standard input to standard output with the engine and bytes of the HTTP
 /// API. Exit 0 on success (lax warnings summarised on standard error), 1 on invalid JSON or an invalid model (the
-/// report on standard error), 2 on usage errors, an unknown model or a broken schema directory.
+/// report on standard error), 2 on usage errors, a bad configuration value, an unknown model or a broken schema
+/// directory.
 enum ConvertCommand {
     struct Arguments: Equatable {
         enum Batch: Equatable { case single, array, dictionary, ndjson }
@@ -73,6 +74,20 @@ enum ConvertCommand {
             StandardIO.error("TransformServer convert: \(error.description)\n" + TransformServer.usage)
             return 2
         }
+        // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (API.md): from
+        // `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does `batchWorkers`.
+        let configuration: ServerConfiguration
+        switch ServerConfiguration.load(configDirectory: parsed.config) {
+        case .success(let (loaded, _)): configuration = loaded
+        case .failure(let error):
+            StandardIO.error("TransformServer convert: \(error.description)")
+            return 2
+        }
+        var options = parsed.options
+        options.maxDepth = configuration.maxNestingDepth
+        options.maxReportEntries = configuration.maxReportEntries
+        options.batchWorkers = configuration.resolvedBatchWorkers
+        let maxLineBytes = configuration.maxNdjsonLineBytes
         let source = SchemaSource.resolve(config: parsed.config, schemas: parsed.schemas)
         let registry = SchemaRegistry()
         do {
@@ -89,13 +104,13 @@ enum ConvertCommand {
             StandardIO.error("TransformServer convert: no model named \"\(parsed.model)\" in \(source.label).")
             return 2
         }
-        if parsed.batch == .ndjson { return streamNDJSON(snapshot, parsed) }
+        if parsed.batch == .ndjson { return streamNDJSON(snapshot, parsed.model, options, maxLineBytes: maxLineBytes) }
         let input = StandardIO.readAll()
         let result = input.withUnsafeBytes { body -> Result<Converted, MappingError> in
             switch parsed.batch {
-            case .single: return snapshot.convert(body, model: parsed.model, options: parsed.options)
-            case .array: return snapshot.convertArray(body, model: parsed.model, options: parsed.options)
-            case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: parsed.options)
+            case .single: return snapshot.convert(body, model: parsed.model, options: options)
+            case .array: return snapshot.convertArray(body, model: parsed.model, options: options)
+            case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: options)
             case .ndjson: preconditionFailure("streamed above")
             }
         }
@@ -114,8 +129,9 @@ enum ConvertCommand {
 
     /// NDJSON flows through in bounded memory: each chunk read is fed to the converter and completed lines are
     /// written at once.
-    private static func streamNDJSON(_ snapshot: RegistrySnapshot, _ parsed: Arguments) -> Int32 {
-        var converter = NDJSONConverter(snapshot: snapshot, model: parsed.model, options: parsed.options)
+    private static func streamNDJSON(_ snapshot: RegistrySnapshot, _ model: String, _ options: ConversionOptions,
+                                     maxLineBytes: Int) -> Int32 {
+        var converter = NDJSONConverter(snapshot: snapshot, model: model, options: options, maxLineBytes: maxLineBytes)
         StandardIO.readChunks { chunk in
             StandardIO.write(converter.feed(chunk))
             return !converter.isFinished

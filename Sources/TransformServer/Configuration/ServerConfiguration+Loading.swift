@@ -42,6 +42,19 @@ extension ServerConfiguration {
              readFile: { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) })
     }
 
+    /// The configuration of a command other than `serve` (`convert`): `configDirectory` (`--config`), else
+    /// `./config`, else the embedded defaults; then the process environment. It has no setting flags.
+    static func load(configDirectory: String?) -> Result<Loaded, ConfigurationError> {
+        do throws(ConfigurationError) {
+            return .success(
+                try resolve(configDirectory: configDirectory, flagValues: [], environment: ProcessInfo.processInfo.environment,
+                            fileExists: { FileManager.default.fileExists(atPath: $0) },
+                            readFile: { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Every source after the command line has been parsed; `configDirectory` is `--config`'s value. Commands other
     /// than `serve` (such as `convert --config DIR`) can call this with no flag values.
     static func resolve(

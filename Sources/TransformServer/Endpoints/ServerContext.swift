@@ -16,13 +16,13 @@ final class ServerContext: Sendable {
     private let fileModels = Mutex<Set<String>>([])
     private let draining = Atomic<Bool>(false)
     private let loaded = Atomic<Bool>(false)
-    /// `batchWorkers`, with 0 resolved to the usable cores once (reading them takes a file read).
+    /// `configuration.resolvedBatchWorkers`, read once.
     private let batchWorkers: Int
 
     init(configuration: ServerConfiguration, registry: SchemaRegistry, metrics: MetricsRegistry,
          overlayDirectory: String?) {
         self.configuration = configuration
-        batchWorkers = configuration.batchWorkers == 0 ? CoreCount.usable() : configuration.batchWorkers
+        batchWorkers = configuration.resolvedBatchWorkers
         self.registry = registry
         self.metrics = metrics
         self.overlayDirectory = overlayDirectory

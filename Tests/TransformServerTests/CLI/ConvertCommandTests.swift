@@ -123,4 +123,62 @@ import Testing
         let other = try ChildProcess.run(["convert", "User", "--schemas", directory.path], stdin: "{}")
         #expect(other.status == 2)
     }
+
+    // MARK: - The configuration's limits (API.md: nesting, NDJSON line and report limits; no body limit)
+
+    /// A configuration directory holding `server.json` and the repository's schemas.
+    static func configDirectory(_ serverJSON: String) throws -> URL {
+        let directory = try ChildProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("schemas"),
+                                                withIntermediateDirectories: true)
+        let examples = ChildProcess.packageRoot.appendingPathComponent("config/schemas")
+        for name in try FileManager.default.contentsOfDirectory(atPath: examples.path) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(at: examples.appendingPathComponent(name),
+                                             to: directory.appendingPathComponent("schemas/\(name)"))
+        }
+        try Data(serverJSON.utf8).write(to: directory.appendingPathComponent("server.json"))
+        return directory
+    }
+
+    @Test func appliesTheConfiguredNestingLimit() throws {
+        let directory = try Self.configDirectory(#"{"maxNestingDepth": 2}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let deep = #"{"uid":1,"extra":{"a":{"b":1}}}"#
+        let limited = try ChildProcess.run(["convert", "User", "--config", directory.path], stdin: deep)
+        #expect(limited.status == 1)
+        #expect(limited.stderr.contains(#""code":"nesting_too_deep""#), "\(limited.stderr)")
+        let byEnvironment = try ChildProcess.run(["convert", "User"], stdin: deep,
+                                                 environment: ["TRANSFORM_MAX_NESTING_DEPTH": "2"])
+        #expect(byEnvironment.status == 1)
+        #expect(byEnvironment.stderr.contains(#""code":"nesting_too_deep""#))
+        let unlimited = try ChildProcess.run(["convert", "User"], stdin: deep)
+        #expect(unlimited.status == 0)
+    }
+
+    @Test func appliesTheConfiguredReportLimit() throws {
+        let directory = try Self.configDirectory(#"{"maxReportEntries": 1}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ChildProcess.run(["convert", "User", "--strict", "--config", directory.path],
+                                          stdin: #"{"uid":"1","name":7}"#)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(#""truncated":true"#), "\(result.stderr)")
+    }
+
+    @Test func appliesTheConfiguredNDJSONLineLimit() throws {
+        let directory = try Self.configDirectory(#"{"maxNdjsonLineBytes": 16}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ChildProcess.run(["convert", "User", "--ndjson", "--config", directory.path],
+                                          stdin: "{\"uid\":1}\n{\"uid\":2,\"name\":\"a long name\"}\n")
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("{\"uid\":1}\n"))
+        #expect(result.stdout.contains("line_too_long"), "\(result.stdout)")
+    }
+
+    @Test func aBadConfiguredValueIsAUsageError() throws {
+        let directory = try Self.configDirectory(#"{"maxNestingDepth": 0}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ChildProcess.run(["convert", "User", "--config", directory.path], stdin: #"{"uid":1}"#)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("maxNestingDepth"), "\(result.stderr)")
+    }
 }

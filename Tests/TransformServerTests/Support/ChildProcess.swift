@@ -22,7 +22,8 @@ struct ChildProcess {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], stdin: String = "", cwd: URL = packageRoot) throws -> Output {
+    static func run(_ arguments: [String], stdin: String = "", cwd: URL = packageRoot,
+                    environment: [String: String] = [:]) throws -> Output {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let paths = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
@@ -32,6 +33,9 @@ struct ChildProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = cwd
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TRANSFORM_") }
+        for (key, value) in environment { inherited[key] = value }
+        process.environment = inherited
         process.standardInput = try FileHandle(forReadingFrom: paths[0])
         process.standardOutput = try FileHandle(forWritingTo: paths[1])
         process.standardError = try FileHandle(forWritingTo: paths[2])
