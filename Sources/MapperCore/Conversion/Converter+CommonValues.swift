@@ -1,44 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension Converter {
+    /// What `writeCommonValue` did.
+    enum CommonWrite {
+        /// The prefix and the value are written.
+        case value
+        /// The value is `null`, which for a string, URL or date is no value and no entry: nothing is written.
+        case noValue
+        /// Nothing is written: the value is not a common case, and `convert` must take it.
+        case notCommon
+    }
+
     /// Writes `prefix` (the property's key fragment) and the value at `ref` when the value is one of the common,
     /// unremarkable cases — a string for a `string`, a boolean for a `bool`, a canonical in-range integer for an
-    /// integer type, a plain `http(s)` URL for a `url`, a built-in date string for a default `date` — and returns
-    /// `true`; otherwise writes nothing and returns `false`, leaving the value to `convert`. The prefix and a
-    /// string value are written in one append.
+    /// integer type, a plain `http(s)` URL for a `url`, a built-in date string for a default `date` — or settles
+    /// a `null` string, URL or date (no value); otherwise writes nothing and leaves the value to `convert`. The
+    /// prefix and a string value are written in one append.
     ///
     /// Each case writes exactly the bytes `convert` would and is one where `convert` records nothing, so taking it
     /// needs no input path and no report (ConversionOptions.commonValueShortcuts turns it off; a test converts
     /// the same inputs both ways and compares). Values with constraints never get a `CommonForm`.
     mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm,
-                                   after prefix: UnsafeRawBufferPointer) -> Bool {
+                                   after prefix: UnsafeRawBufferPointer) -> CommonWrite {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
         switch (form, token.kind) {
         case (.string, .string):
             JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
-            return true
+            return .value
         case (.bool, .true), (.bool, .false):
             let text: StaticString = token.kind == .true ? "true" : "false"
             out.append(bytes: prefix, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-            return true
+            return .value
         case (.integer(let range), .number):
             // Up to 18 digits always fit an Int64; longer or non-canonical numbers take the full reading.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard text.count <= 18, TypeCoercion.isCanonicalInteger(text) else { return false }
+            guard text.count <= 18, TypeCoercion.isCanonicalInteger(text) else { return .notCommon }
             var magnitude: Int64 = 0
             for byte in text where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
-            guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return false }
+            guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return .notCommon }
             out.append(bytes: prefix, text)
-            return true
+            return .value
         case (.url, .string) where !token.hasEscapes:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard URIReference.isPlainHTTP(text) else { return false }
+            guard URIReference.isPlainHTTP(text) else { return .notCommon }
             JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
-            return true
+            return .value
         case (.isoDate, .string) where !token.hasEscapes && !fromModel:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return false }
+            guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return .notCommon }
             if DateFormatting.isWrittenForm(text) {
                 // Already the bytes the writer makes.
                 JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
@@ -48,9 +58,11 @@ extension Converter {
                 DateFormatting.writeISO8601(instant, into: &out)
                 out.append(.quote)
             }
-            return true
+            return .value
+        case (.string, .null), (.url, .null), (.isoDate, .null):
+            return .noValue
         default:
-            return false
+            return .notCommon
         }
     }
 }

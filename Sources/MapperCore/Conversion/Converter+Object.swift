@@ -100,12 +100,14 @@ extension Converter {
                         let fragment = UnsafeRawBufferPointer(rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
                         return writeCommonValue(value, as: form, after: fragment)
                     }
-                    if written {
+                    switch written {
+                    case .value:
                         if plan.ruled { holds[holdsFrame + i] = true }
                         first = false
                         continue
+                    case .noValue: continue  // nothing written, and the property holds no value
+                    case .notCommon: break  // the general path writes it
                     }
-                    // Not a common case: the general path writes it.
                 }
             }
             let property = model.properties[i]

@@ -19,7 +19,9 @@ struct CommonValueShortcutTests {
           "needed": {"type": "string", "required": true, "key": "need"},
           "renamed": {"type": "int32", "key": ["n1", "n2"]},
           "deep": {"type": "string", "key": "a.b"},
-          "child": "Everything", "list": {"type": "array", "of": "int32"}
+          "child": "Everything", "list": {"type": "array", "of": "int32"},
+          "textOr": {"type": "string", "default": "d"}, "linkOr": {"type": "url", "default": "http://d/"},
+          "whenOr": {"type": "date", "default": "2015-09-04T00:12:21Z"}
         }}
         """,
     ])
@@ -45,13 +47,21 @@ struct CommonValueShortcutTests {
     ]
 
     static let keys = ["text", "flag", "tiny", "small", "count", "big", "huge", "ratio", "link", "when", "day",
-                       "epoch", "short", "need", "n1", "n2", "child", "list"]
+                       "epoch", "short", "need", "n1", "n2", "child", "list", "textOr", "linkOr", "whenOr"]
 
     @Test func everyValueConvertsTheSameBothWays() {
         for key in Self.keys {
             for value in Self.values {
                 expectSame(#"{"need":"x","\#(key)":\#(value)}"#)
             }
+        }
+    }
+
+    /// Each value alone, so that the required property (`need`) meets it too (above, `need` comes twice).
+    @Test func everyValueOfTheRequiredPropertyConvertsTheSameBothWays() {
+        for value in Self.values {
+            expectSame(#"{"need":\#(value)}"#)
+            expectSame(#"{"text":null,"need":\#(value),"link":null}"#)
         }
     }
 
