@@ -111,7 +111,7 @@ extension RegistrySnapshot {
             for index in 1..<finished.count { part.join(finished[index].take()!) }
         }
         part.out.append(object ? .closeBrace : .closeBracket)
-        if options.mode == .strict, part.failed || part.all.errorCount > 0 {
+        if strict, part.failed || part.all.errorCount > 0 {
             let result = [opening] + part.strictResult + [object ? .closeBrace : .closeBracket]
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: result,
                                                                entries: part.all.entries, maxEntries: options.maxReportEntries)))
