@@ -74,13 +74,15 @@ extension RegistrySnapshot {
     /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report
     /// (the report's `result`, built only in strict mode, the one mode that can answer with it).
     ///
-    /// A large batch is cut into runs of consecutive elements, converted at the same time on up to
-    /// `options.batchWorkers` threads (each run at least `minimumElementsPerWorker` elements) and joined in order:
-    /// the joined parts are the bytes and entries one thread makes, element by element.
+    /// A large batch is cut into runs of consecutive elements (`batchRuns`), converted at the same time on up to
+    /// `options.batchWorkers` threads and joined in order: the joined parts are the bytes and entries one thread
+    /// makes, element by element. Each worker takes the next run not yet taken, so a worker on a slower core
+    /// takes fewer runs instead of holding the others up.
     private func batch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
                        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
                        duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
         let runs = Self.batchRuns(count: elements.count, workers: options.batchWorkers)
+        let workers = min(options.batchWorkers, runs.count)
         let opening: UInt8 = object ? .openBrace : .openBracket
         let strict = options.mode == .strict
         // The first run's part holds the opening bracket and room for the whole output, which the others join.
@@ -92,13 +94,21 @@ extension RegistrySnapshot {
             batchPart(&part, model, body, tokens, elements[...], options: options, object: object)
         } else {
             let parts = Locked([BatchPart?](repeating: nil, count: runs.count))
+            let taken = Locked(0)  // runs handed out so far
             let shared = SharedInput(body: body, tokens: tokens)
-            DispatchQueue.concurrentPerform(iterations: runs.count) { worker in
-                var mine = worker == 0 ? BatchPart(opening: opening, reserving: capacity, all: report)
-                    : BatchPart(opening: nil, reserving: capacity / runs.count, all: Diagnostics(strict: strict))
-                batchPart(&mine, model, shared.body, shared.tokens, elements[runs[worker]], options: options,
-                          object: object)
-                parts.withLock { $0[worker] = mine }
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let run = taken.withLock { count in
+                        defer { count += 1 }
+                        return count
+                    }
+                    guard run < runs.count else { return }
+                    var mine = run == 0 ? BatchPart(opening: opening, reserving: capacity, all: report)
+                        : BatchPart(opening: nil, reserving: capacity / runs.count, all: Diagnostics(strict: strict))
+                    batchPart(&mine, model, shared.body, shared.tokens, elements[runs[run]], options: options,
+                              object: object)
+                    parts.withLock { $0[run] = mine }
+                }
             }
             // Moved out of the lock and out of their optionals, so that each part's arrays stay uniquely owned and
             // the first one's output grows in place.
@@ -119,14 +129,20 @@ extension RegistrySnapshot {
         return .success(Converted(body: part.out, warnings: part.warnings, modelHash: nil, report: part.all))
     }
 
-    /// Batch elements per worker at the least: a run of elements is handed to another thread only when it is at
-    /// least this long (about 100 µs of work for GitHub users), so that the hand-over cost stays small beside it.
+    /// Batch elements per run at the least: a run is handed to another thread only when it is at least this long
+    /// (about 100 µs of work for GitHub users), so that the hand-over cost stays small beside it.
     static let minimumElementsPerWorker = 64
 
-    /// The runs of consecutive elements a batch of `count` elements is cut into for up to `workers` threads: as
-    /// many runs as workers while each keeps `minimumElementsPerWorker`, of sizes differing by at most one.
+    /// Runs per worker at the most: enough that a worker on a slower core (these machines share theirs) leaves
+    /// runs to the others, few enough that joining them stays cheap.
+    static let runsPerWorker = 4
+
+    /// The runs of consecutive elements a batch of `count` elements is cut into for up to `workers` threads, of
+    /// sizes differing by at most one: `runsPerWorker` per worker, each at least `minimumElementsPerWorker` long,
+    /// or the whole batch as one run (on the calling thread) when fewer than two such runs fit or `workers` is 1.
     static func batchRuns(count: Int, workers: Int) -> [Range<Int>] {
-        let parts = max(1, min(workers, count / minimumElementsPerWorker))
+        let fitting = count / minimumElementsPerWorker
+        let parts = workers > 1 && fitting > 1 ? min(fitting, workers * runsPerWorker) : 1
         return (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
     }
 

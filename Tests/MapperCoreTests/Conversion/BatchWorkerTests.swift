@@ -75,12 +75,20 @@ import Testing
     }
 
     @Test func runsAreConsecutiveCoverEveryElementAndKeepTheMinimumSize() {
-        #expect(RegistrySnapshot.batchRuns(count: 1_000, workers: 2) == [0..<500, 500..<1_000])
+        #expect(RegistrySnapshot.batchRuns(count: 1_000, workers: 2) == (0..<8).map { $0 * 125..<($0 + 1) * 125 })
         #expect(RegistrySnapshot.batchRuns(count: 200, workers: 8) == [0..<66, 66..<133, 133..<200])
         #expect(RegistrySnapshot.batchRuns(count: 127, workers: 2) == [0..<127])
         #expect(RegistrySnapshot.batchRuns(count: 128, workers: 2) == [0..<64, 64..<128])
         #expect(RegistrySnapshot.batchRuns(count: 0, workers: 4) == [0..<0])
         #expect(RegistrySnapshot.batchRuns(count: 5_000, workers: 1) == [0..<5_000])
+        #expect(RegistrySnapshot.batchRuns(count: 5_000, workers: 0) == [0..<5_000])
+        for (count, workers) in [(129, 2), (1_001, 3), (4_096, 2), (100_000, 16)] {
+            let runs = RegistrySnapshot.batchRuns(count: count, workers: workers)
+            #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == count)
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(runs.count <= workers * RegistrySnapshot.runsPerWorker)
+            #expect(runs.allSatisfy { $0.count >= RegistrySnapshot.minimumElementsPerWorker })
+        }
     }
 
     @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
