@@ -82,7 +82,6 @@ extension RegistrySnapshot {
                        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
                        duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
         let runs = Self.batchRuns(count: elements.count, workers: options.batchWorkers)
-        let workers = min(options.batchWorkers, runs.count)
         let opening: UInt8 = object ? .openBrace : .openBracket
         let strict = options.mode == .strict
         // The first run's part holds the opening bracket and room for the whole output, which the others join.
@@ -96,7 +95,7 @@ extension RegistrySnapshot {
             let parts = Locked([BatchPart?](repeating: nil, count: runs.count))
             let taken = Locked(0)  // runs handed out so far
             let shared = SharedInput(body: body, tokens: tokens)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            DispatchQueue.concurrentPerform(iterations: min(options.batchWorkers, runs.count)) { _ in
                 while true {
                     let run = taken.withLock { count in
                         defer { count += 1 }
@@ -131,24 +130,24 @@ extension RegistrySnapshot {
 
     /// Batch elements per run at the least: a run is handed to another thread only when it is at least this long
     /// (about 100 µs of work for GitHub users), so that the hand-over cost stays small beside it.
-    static let minimumElementsPerWorker = 64
+    static let minimumElementsPerRun = 64
 
     /// Runs per worker at the most: enough that a worker on a slower core (these machines share theirs) leaves
     /// runs to the others, few enough that joining them stays cheap.
     static let runsPerWorker = 4
 
     /// The runs of consecutive elements a batch of `count` elements is cut into for up to `workers` threads, of
-    /// sizes differing by at most one: `runsPerWorker` per worker, each at least `minimumElementsPerWorker` long,
+    /// sizes differing by at most one: `runsPerWorker` per worker, each at least `minimumElementsPerRun` long,
     /// or the whole batch as one run (on the calling thread) when fewer than two such runs fit or `workers` is 1.
     static func batchRuns(count: Int, workers: Int) -> [Range<Int>] {
-        let fitting = count / minimumElementsPerWorker
+        let fitting = count / minimumElementsPerRun
         let parts = workers > 1 && fitting > 1 ? min(fitting, workers * runsPerWorker) : 1
         return (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
     }
 
-    /// Converts a run of batch elements, adding to `part`. One converter serves every element and writes straight into
-    /// the output; an element that fails is cut off again. Its report starts empty for each element, so elements
-    /// are judged one by one.
+    /// Converts a run of batch elements, adding to `part`. One converter serves every element and writes straight
+    /// into the output; an element that fails is cut off again. Its report starts empty for each element, so
+    /// elements are judged one by one.
     private func batchPart(_ part: inout BatchPart, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
                            _ tokens: UnsafeBufferPointer<JSONToken>, _ elements: ArraySlice<(key: Int?, index: Int)>,
                            options: ConversionOptions, object: Bool) {

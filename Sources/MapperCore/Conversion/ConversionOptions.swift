@@ -20,7 +20,7 @@ public struct ConversionOptions: Sendable, Equatable {
     /// Report entries listed at most (counts still include all).
     public var maxReportEntries = 1_000
     /// Most threads one array or dictionary batch is converted on at once, each taking a run of consecutive
-    /// elements long enough to be worth a thread (`RegistrySnapshot.minimumElementsPerWorker`); 1 converts every
+    /// elements long enough to be worth a thread (`RegistrySnapshot.minimumElementsPerRun`); 1 converts every
     /// batch on the calling thread. The answer is the same either way.
     public var batchWorkers = 1
 

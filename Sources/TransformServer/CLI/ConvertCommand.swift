@@ -77,7 +77,7 @@ enum ConvertCommand {
         // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (API.md): from
         // `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does `batchWorkers`.
         let configuration: ServerConfiguration
-        switch ServerConfiguration.load(configDirectory: parsed.config) {
+        switch ServerConfiguration.load(arguments: parsed.config.map { ["--config=\($0)"] } ?? []) {
         case .success(let (loaded, _)): configuration = loaded
         case .failure(let error):
             StandardIO.error("TransformServer convert: \(error.description)")

@@ -12,10 +12,7 @@ enum ServeCommand {
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     static func run(_ arguments: [String]) -> Never {
-        let loaded = ServerConfiguration.load(
-            arguments: arguments, environment: environment(),
-            fileExists: { path in access(path, F_OK) == 0 },
-            readFile: { path in try readFile(path) })
+        let loaded = ServerConfiguration.load(arguments: arguments)
         let configuration: ServerConfiguration
         switch loaded {
         case .failure(let error):
@@ -74,35 +71,5 @@ enum ServeCommand {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-
-    static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
-
-    struct ReadError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { result += chunk[0..<n] } else if n < 0 && errno == EINTR { continue } else { break }
-        }
-        return result
     }
 }

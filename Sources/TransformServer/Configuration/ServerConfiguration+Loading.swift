@@ -2,6 +2,10 @@
 
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Resolves the configuration from its sources (API.md, Command line). Precedence, highest first:
 ///
 ///     flags (--host, --port, --schemas)  >  TRANSFORM_* environment  >  <config>/server.json  >  defaults
@@ -35,24 +39,41 @@ extension ServerConfiguration {
         }
     }
 
-    /// `load` against the real process: its environment and file system.
+    /// `load` against the real process: its environment and file system. `serve` passes its arguments; `convert`
+    /// passes only its `--config`, so that it reads the same sources.
     static func load(arguments: [String]) -> Result<Loaded, ConfigurationError> {
-        load(arguments: arguments, environment: ProcessInfo.processInfo.environment,
-             fileExists: { FileManager.default.fileExists(atPath: $0) },
-             readFile: { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) })
+        load(arguments: arguments, environment: processEnvironment(), fileExists: { access($0, F_OK) == 0 },
+             readFile: readWholeFile)
     }
 
-    /// The configuration of a command other than `serve` (`convert`): `configDirectory` (`--config`), else
-    /// `./config`, else the embedded defaults; then the process environment. It has no setting flags.
-    static func load(configDirectory: String?) -> Result<Loaded, ConfigurationError> {
-        do throws(ConfigurationError) {
-            return .success(
-                try resolve(configDirectory: configDirectory, flagValues: [], environment: ProcessInfo.processInfo.environment,
-                            fileExists: { FileManager.default.fileExists(atPath: $0) },
-                            readFile: { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }))
-        } catch {
-            return .failure(error)
+    private static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
         }
+        return result
+    }
+
+    private struct ReadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func readWholeFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { result += chunk[0..<n] } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        return result
     }
 
     /// Every source after the command line has been parsed; `configDirectory` is `--config`'s value. Commands other

@@ -87,7 +87,7 @@ import Testing
             #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == count)
             #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
             #expect(runs.count <= workers * RegistrySnapshot.runsPerWorker)
-            #expect(runs.allSatisfy { $0.count >= RegistrySnapshot.minimumElementsPerWorker })
+            #expect(runs.allSatisfy { $0.count >= RegistrySnapshot.minimumElementsPerRun })
         }
     }
 

@@ -126,25 +126,23 @@ import Testing
 
     // MARK: - The configuration's limits (API.md: nesting, NDJSON line and report limits; no body limit)
 
-    /// A configuration directory holding `server.json` and the repository's schemas.
+    /// A configuration directory holding only `server.json`; the schemas come from the repository (`--schemas`,
+    /// appended to each command by `withConfig`).
     static func configDirectory(_ serverJSON: String) throws -> URL {
         let directory = try ChildProcess.temporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("schemas"),
-                                                withIntermediateDirectories: true)
-        let examples = ChildProcess.packageRoot.appendingPathComponent("config/schemas")
-        for name in try FileManager.default.contentsOfDirectory(atPath: examples.path) where name.hasSuffix(".json") {
-            try FileManager.default.copyItem(at: examples.appendingPathComponent(name),
-                                             to: directory.appendingPathComponent("schemas/\(name)"))
-        }
         try Data(serverJSON.utf8).write(to: directory.appendingPathComponent("server.json"))
         return directory
+    }
+
+    static func withConfig(_ directory: URL) -> [String] {
+        ["--config", directory.path, "--schemas", ChildProcess.packageRoot.appendingPathComponent("config/schemas").path]
     }
 
     @Test func appliesTheConfiguredNestingLimit() throws {
         let directory = try Self.configDirectory(#"{"maxNestingDepth": 2}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
         let deep = #"{"uid":1,"extra":{"a":{"b":1}}}"#
-        let limited = try ChildProcess.run(["convert", "User", "--config", directory.path], stdin: deep)
+        let limited = try ChildProcess.run(["convert", "User"] + Self.withConfig(directory), stdin: deep)
         #expect(limited.status == 1)
         #expect(limited.stderr.contains(#""code":"nesting_too_deep""#), "\(limited.stderr)")
         let byEnvironment = try ChildProcess.run(["convert", "User"], stdin: deep,
@@ -158,7 +156,7 @@ import Testing
     @Test func appliesTheConfiguredReportLimit() throws {
         let directory = try Self.configDirectory(#"{"maxReportEntries": 1}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ChildProcess.run(["convert", "User", "--strict", "--config", directory.path],
+        let result = try ChildProcess.run(["convert", "User", "--strict"] + Self.withConfig(directory),
                                           stdin: #"{"uid":"1","name":7}"#)
         #expect(result.status == 1)
         #expect(result.stderr.contains(#""truncated":true"#), "\(result.stderr)")
@@ -167,7 +165,7 @@ import Testing
     @Test func appliesTheConfiguredNDJSONLineLimit() throws {
         let directory = try Self.configDirectory(#"{"maxNdjsonLineBytes": 16}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ChildProcess.run(["convert", "User", "--ndjson", "--config", directory.path],
+        let result = try ChildProcess.run(["convert", "User", "--ndjson"] + Self.withConfig(directory),
                                           stdin: "{\"uid\":1}\n{\"uid\":2,\"name\":\"a long name\"}\n")
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("{\"uid\":1}\n"))
@@ -177,7 +175,7 @@ import Testing
     @Test func aBadConfiguredValueIsAUsageError() throws {
         let directory = try Self.configDirectory(#"{"maxNestingDepth": 0}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ChildProcess.run(["convert", "User", "--config", directory.path], stdin: #"{"uid":1}"#)
+        let result = try ChildProcess.run(["convert", "User"] + Self.withConfig(directory), stdin: #"{"uid":1}"#)
         #expect(result.status == 2)
         #expect(result.stderr.contains("maxNestingDepth"), "\(result.stderr)")
     }
