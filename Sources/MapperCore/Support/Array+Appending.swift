@@ -5,7 +5,7 @@ extension Array where Element == UInt8 {
     /// Appends `bytes` with one capacity check and one copy. `append(contentsOf:)` is generic over its source and
     /// costs about four times as much, which shows for the short fragments a conversion writes most (keys,
     /// numbers, literals).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         guard count > 0 else { return }
@@ -18,7 +18,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends `first` and then `second` with one capacity check (a key fragment and its value).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(bytes first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         let count = first.count + second.count
         guard count > 0 else { return }
@@ -33,16 +33,35 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends a literal's UTF-8 bytes (see `append(bytes:)`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {
         append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(utf8 text: String) {
         var text = text
         text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `value` in decimal (a status code, a length, a count) with one append: the digits are made in a
+    /// buffer on the stack, where `String(value)` would go through the generic integer printer and a `String`.
+    public mutating func append(decimal value: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // Int.min: a sign and 19 digits
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            append(bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
+        }
     }
 
     /// Appends `range` of `source` (see `append(bytes:)`).
@@ -55,7 +74,7 @@ extension Array where Element == UInt8 {
 extension Array where Element: BitwiseCopyable {
     /// Appends `count` copies of `value` in one step (a frame of a converter's scratch stacks). The generic
     /// `append(contentsOf: repeatElement(…))` walks the repetition as a sequence.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(repeating value: Element, count: Int) {
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<Element>) in
@@ -67,7 +86,7 @@ extension Array where Element: BitwiseCopyable {
     }
 
     /// Drops every element from `count` on (a frame popped off a scratch stack).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func truncate(to count: Int) {
         if count < self.count { removeLast(self.count - count) }
     }
@@ -75,7 +94,7 @@ extension Array where Element: BitwiseCopyable {
 
 /// Copies `count` bytes. Up to 16 bytes, the common length of keys and numbers, move as two overlapping words (or
 /// half-words) without a call; longer runs go to `memcpy`.
-@inline(__always)
+@inlinable @inline(__always)
 func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
     switch count {
     case 8...16:

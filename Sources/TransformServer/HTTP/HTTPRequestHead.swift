@@ -27,10 +27,6 @@ struct HTTPRequestHead: Sendable {
 extension HTTPRequestHead {
     /// The value of the first field named `name` (compared without regard to ASCII case), or nil.
     func firstValue(of name: String) -> String? {
-        // Callers mostly pass lowercase names already; lowercasing allocates, so it is done only when needed.
-        var name = name
-        let hasCapitals = name.withUTF8 { bytes in bytes.contains { $0 &- UInt8(ascii: "A") < 26 } }
-        let key = hasCapitals ? name.lowercased() : name
-        return headers.first { $0.name == key }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }

@@ -31,8 +31,9 @@ struct HTTPResponse: Equatable {
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
+    /// The value of the first header named `name`, compared without regard to ASCII case (as field names are).
     func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }
 

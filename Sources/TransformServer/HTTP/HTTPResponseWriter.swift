@@ -33,7 +33,7 @@ enum HTTPResponseWriter {
     static func head(_ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
                      into out: inout [UInt8]) {
         out.append("HTTP/1.1 ")
-        out.append(utf8: String(response.status))
+        out.append(decimal: response.status)
         out.append(UInt8(ascii: " "))
         out.append(utf8: HTTPStatus.reason(response.status))
         out.append("\r\nDate: ")
@@ -49,7 +49,7 @@ enum HTTPResponseWriter {
         case .contentLength(let length):
             if response.status != 204, response.status != 304, !(100..<200).contains(response.status) {
                 out.append("Content-Length: ")
-                out.append(utf8: String(length))
+                out.append(decimal: length)
                 out.append("\r\n")
             }
         case .chunked: out.append("Transfer-Encoding: chunked\r\n")

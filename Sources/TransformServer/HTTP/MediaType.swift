@@ -11,7 +11,7 @@ struct MediaType: Equatable {
     static func parse(_ value: String?) -> MediaType? {
         guard let value else { return nil }
         // What almost every client sends, answered without splitting strings.
-        if value.utf8.elementsEqual("application/json".utf8) { return json }
+        if value.hasBytes(of: "application/json") { return json }
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         let essence = parts[0].trimmingCharacters(in: " \t").lowercased()
         let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)

@@ -137,21 +137,22 @@ final class Server: @unchecked Sendable {
         field(",\"target\":", target)
         field(",\"route\":", route)
         line.append(",\"status\":")
-        line.append(utf8: String(status))
+        line.append(decimal: status)
         line.append(",\"bytes\":")
-        line.append(utf8: String(bytes))
+        line.append(decimal: bytes)
         line.append(",\"durationMs\":")
-        line.append(utf8: String(microseconds / 1000))
-        var fraction = microseconds % 1000
+        line.append(decimal: microseconds / 1000)
+        let fraction = microseconds % 1000
         if fraction == 0 {
             line.append(".0")  // as Double's description wrote whole milliseconds
         } else {
-            var digits = 3
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            // Up to three digits, leading zeros kept and trailing zeros dropped.
             line.append(UInt8(ascii: "."))
-            let text = String(fraction)
-            line.append(repeating: UInt8(ascii: "0"), count: digits - text.utf8.count)
-            line.append(utf8: text)
+            var (rest, place) = (fraction, 100)
+            repeat {
+                line.append(UInt8(ascii: "0") &+ UInt8(rest / place))
+                (rest, place) = (rest % place, place / 10)
+            } while rest > 0
         }
         line.append("}\n")
     }

@@ -3,67 +3,77 @@
 /// Matches a percent-decoded path exactly and case-sensitively against the routes of API.md.
 enum Router {
     static func match(_ path: String) -> Route? {
-        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
-        // Up to three segments after the leading `/`, as substrings of the path (no copies; only the model name
-        // becomes a String), found by searching for the `/` byte: no array, and no walk over grapheme clusters.
-        let segments = Segments(path[path.utf8.index(after: path.utf8.startIndex)...])
+        var path = path
+        return path.withUTF8 { match(bytes: $0) }
+    }
+
+    /// Compares the path's segments as bytes: no Substring, no String comparison, and only the model name
+    /// becomes a String.
+    private static func match(bytes path: UnsafeBufferPointer<UInt8>) -> Route? {
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        let segments = Segments(UnsafeBufferPointer(rebasing: path[1...]))
         switch segments.count {
         case 1:
-            switch segments.first {
-            case "schemas": return Route(kind: .schemas, template: "/schemas", methods: Methods.getPost)
-            case "health": return Route(kind: .health, template: "/health", methods: Methods.get)
-            case "ready": return Route(kind: .ready, template: "/ready", methods: Methods.get)
-            case "metrics": return Route(kind: .metrics, template: "/metrics", methods: Methods.get)
-            default: return nil
-            }
+            let first = segments.first
+            if first.equals("schemas") { return Route(kind: .schemas, template: "/schemas", methods: Methods.getPost) }
+            if first.equals("health") { return Route(kind: .health, template: "/health", methods: Methods.get) }
+            if first.equals("ready") { return Route(kind: .ready, template: "/ready", methods: Methods.get) }
+            if first.equals("metrics") { return Route(kind: .metrics, template: "/metrics", methods: Methods.get) }
+            return nil
         case 2 where !segments.second.isEmpty:
-            let model = String(segments.second)
-            switch segments.first {
-            case "convert": return conversion(.convert, .single, "/convert/{model}", model)
-            case "normalize": return conversion(.normalize, .single, "/normalize/{model}", model)
-            case "validate": return conversion(.validate, .single, "/validate/{model}", model)
-            case "compare": return Route(kind: .compare, template: "/compare/{model}", model: model, methods: Methods.post)
-            case "schemas":
+            let first = segments.first
+            let model = String(decoding: segments.second, as: UTF8.self)  // the path is valid UTF-8
+            if first.equals("convert") { return conversion(.convert, .single, "/convert/{model}", model) }
+            if first.equals("normalize") { return conversion(.normalize, .single, "/normalize/{model}", model) }
+            if first.equals("validate") { return conversion(.validate, .single, "/validate/{model}", model) }
+            if first.equals("compare") {
+                return Route(kind: .compare, template: "/compare/{model}", model: model, methods: Methods.post)
+            }
+            if first.equals("schemas") {
                 return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: Methods.getPutDelete)
-            default: return nil
             }
+            return nil
         case 3 where !segments.second.isEmpty:
-            let model = String(segments.second)
-            switch (segments.first, segments.third) {
-            case ("convert", "array"): return conversion(.convert, .array, "/convert/{model}/array", model)
-            case ("normalize", "array"): return conversion(.normalize, .array, "/normalize/{model}/array", model)
-            case ("validate", "array"): return conversion(.validate, .array, "/validate/{model}/array", model)
-            case ("convert", "dictionary"): return conversion(.convert, .dictionary, "/convert/{model}/dictionary", model)
-            case ("normalize", "dictionary"):
-                return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
-            case ("schemas", "jsonschema"):
+            let (first, third) = (segments.first, segments.third)
+            let model = String(decoding: segments.second, as: UTF8.self)
+            if third.equals("array") {
+                if first.equals("convert") { return conversion(.convert, .array, "/convert/{model}/array", model) }
+                if first.equals("normalize") { return conversion(.normalize, .array, "/normalize/{model}/array", model) }
+                if first.equals("validate") { return conversion(.validate, .array, "/validate/{model}/array", model) }
+            } else if third.equals("dictionary") {
+                if first.equals("convert") { return conversion(.convert, .dictionary, "/convert/{model}/dictionary", model) }
+                if first.equals("normalize") {
+                    return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
+                }
+            } else if third.equals("jsonschema"), first.equals("schemas") {
                 return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: Methods.get)
-            default: return nil
             }
+            return nil
         default: return nil
         }
     }
 
     /// The first three `/`-separated segments of a path without its leading `/`; `count` is 4 when there are more.
     private struct Segments {
-        var first: Substring = ""
-        var second: Substring = ""
-        var third: Substring = ""
+        var first = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var second = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var third = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var count = 0
 
-        init(_ text: Substring) {
-            var rest = text
+        init(_ text: UnsafeBufferPointer<UInt8>) {
+            var start = 0
             while count < 4 {
                 count += 1
-                let end = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+                let end = text[start...].firstIndex(of: UInt8(ascii: "/")) ?? text.count
+                let segment = UnsafeBufferPointer(rebasing: text[start..<end])
                 switch count {
-                case 1: first = rest[..<end]
-                case 2: second = rest[..<end]
-                case 3: third = rest[..<end]
+                case 1: first = segment
+                case 2: second = segment
+                case 3: third = segment
                 default: break
                 }
-                guard end < rest.endIndex else { return }
-                rest = rest[rest.utf8.index(after: end)...]
+                guard end < text.count else { return }
+                start = end + 1
             }
         }
     }
@@ -85,7 +95,7 @@ enum Router {
     /// path is decoded as a whole, as API.md says); nil for malformed escapes or invalid UTF-8.
     static func percentDecode(_ text: Substring) -> String? {
         // Without a `%` there is nothing to decode, and the text is already valid UTF-8.
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        guard offset(of: UInt8(ascii: "%"), in: text) != nil else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
@@ -117,9 +127,23 @@ enum Router {
             rest = afterAuthority.utf8.firstIndex(of: UInt8(ascii: "/")).map { afterAuthority[$0...] } ?? "/"
         }
         // Searched as bytes: `?` is ASCII, and a Character search would walk grapheme clusters.
-        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            return (rest[..<question], rest[rest.utf8.index(after: question)...])
-        }
-        return (rest, nil)
+        guard let question = offset(of: UInt8(ascii: "?"), in: rest) else { return (rest, nil) }
+        let index = rest.utf8.index(rest.startIndex, offsetBy: question)
+        return (rest[..<index], rest[rest.utf8.index(after: index)...])
+    }
+
+    /// The offset of the first `byte` in `text`'s UTF-8, searched in its contiguous storage when it has one (a
+    /// request's strings always do) rather than through the generic UTF-8 view.
+    private static func offset(of byte: UInt8, in text: Substring) -> Int? {
+        if let search = text.utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) { return search }
+        return text.utf8.firstIndex(of: byte).map { text.utf8.distance(from: text.startIndex, to: $0) }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `word`'s (a route segment against a literal).
+    fileprivate func equals(_ word: StaticString) -> Bool {
+        count == word.utf8CodeUnitCount
+            && (count == 0 || UnsafeBufferPointer(start: word.utf8Start, count: count).elementsEqual(self))
     }
 }

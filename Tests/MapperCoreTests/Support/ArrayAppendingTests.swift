@@ -31,4 +31,13 @@ struct ArrayAppendingTests {
         out.truncate(to: 10)  // longer than the array: nothing happens
         #expect(out.count == 3)
     }
+
+    /// Every digit count and both signs, against Swift's own decimal text.
+    @Test(arguments: [0, 7, 10, 99, 100, 200, 404, 1_337, 65_535, -1, -10, -999, Int.max, Int.min, Int.max - 1,
+                      Int.min + 1])
+    func appendsDecimalIntegers(_ value: Int) {
+        var out = Array("x".utf8)
+        out.append(decimal: value)
+        #expect(String(decoding: out, as: UTF8.self) == "x" + String(value))
+    }
 }
