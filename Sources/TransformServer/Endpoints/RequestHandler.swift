@@ -93,7 +93,7 @@ struct RequestHandler {
     }
 
     /// Answers a whole request, routed by `decide`.
-    func handle(_ routed: Request, body: ArraySlice<UInt8>, requestId: String) -> HTTPResponse {
+    func handle(_ routed: consuming Request, body: ArraySlice<UInt8>, requestId: String) -> HTTPResponse {
         var request = routed
         request.body = body
         request.requestId = requestId

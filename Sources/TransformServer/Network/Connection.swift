@@ -129,12 +129,12 @@ final class Connection {
             case .decide(let head):
                 requestId = RequestID.choose(head.firstValue(of: "x-request-id"))
                 let (decision, request) = server.handler.decide(head)
-                routed = request
                 if decision == .stream, let request {
                     stream = server.handler.makeStream(request).map(StreamBox.init)
                     streamQueue = server.workers.queue()
                     streamHeadSent = false
                 }
+                routed = request
                 perform(machine.decided(decision, now: Clock.now()))
             case .bodyChunk(let bytes):
                 streamChunk(bytes)
@@ -155,11 +155,14 @@ final class Connection {
     }
 
     private func handle(_ head: HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool) {
-        guard let request = routed else { return close() }  // `.handle` follows only a successful decision
+        // `.handle` follows only a successful decision. The routed request is handed over, not copied: from here
+        // on its answer carries the route.
+        guard let request = routed.take() else { return close() }
+        let route = request.route
         let id = requestId
         let handler = server.handler
         if body.count <= server.inlineBodyLimit {
-            answer(handler.handle(request, body: body, requestId: id), head: head, route: request.route, isLast: isLast)
+            answer(handler.handle(request, body: body, requestId: id), head: head, route: route, isLast: isLast)
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
             // the answer hops back to this connection's queue before it touches the connection. Reading waits.
@@ -169,7 +172,7 @@ final class Connection {
             server.workers.async { [loop] in
                 let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
                 loop.queue.async {
-                    connection.value.answer(response.value, head: head, route: routed.value.route, isLast: isLast)
+                    connection.value.answer(response.value, head: head, route: route, isLast: isLast)
                 }
             }
         }

@@ -83,12 +83,11 @@ enum Router {
         Route(kind: .conversion(operation, batch), template: template, model: model, methods: Methods.post)
     }
 
-    /// The method lists, built once.
     private enum Methods {
-        static let get = ["GET"]
-        static let post = ["POST"]
-        static let getPost = ["GET", "POST"]
-        static let getPutDelete = ["GET", "PUT", "DELETE"]
+        static let get: Route.Methods = .get
+        static let post: Route.Methods = .post
+        static let getPost: Route.Methods = [.get, .post]
+        static let getPutDelete: Route.Methods = [.get, .put, .delete]
     }
 
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the
