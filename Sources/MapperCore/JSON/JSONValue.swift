@@ -109,8 +109,9 @@ extension JSONValue {
     }
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out) }
+        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
+        let written = s.utf8.withContiguousStorageIfAvailable { JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out) }
+        if written == nil { Array(s.utf8).withUnsafeBytes { JSONStrings.writeQuoted($0, into: &out) } }
     }
 
     /// The member named `key` (the last one when the key repeats, as in conversion).

@@ -27,8 +27,10 @@ public final class RegistrySnapshot: Sendable {
     func model(_ id: Int) -> CompiledModel { models[id]! }
 
     func model(named name: String) -> CompiledModel? {
-        var name = name
-        guard let position = name.withUTF8({ names.id(of: UnsafeRawBufferPointer($0)) }) else { return nil }
+        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
+        let found = name.utf8.withContiguousStorageIfAvailable { names.id(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(name.utf8).withUnsafeBytes { names.id(of: $0) }
+        guard let position = found else { return nil }
         let id = nameIDs[position]
         return id < models.count ? models[id] : nil
     }

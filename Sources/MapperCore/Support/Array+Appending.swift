@@ -41,8 +41,9 @@ extension Array where Element == UInt8 {
     /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
     @inlinable @inline(__always)
     public mutating func append(utf8 text: String) {
-        var text = text
-        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
+        let appended = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
+        if appended == nil { append(contentsOf: text.utf8) }
     }
 
     /// Appends `value` in decimal (a status code, a length, a count) with one append: the digits are made in a

@@ -10,17 +10,26 @@ import MapperCore
 struct RequestHandler {
     let context: ServerContext
 
-    /// A request head with its route and parsed query, as the endpoints see it.
-    struct Request {
-        var head: HTTPRequestHead
-        var route: Route
-        var query: [String: String]
+    /// A request head with its route and parsed query, as the endpoints see it. A class: the routed request is
+    /// kept by its connection and handed on to the handler (or a worker, or a stream), one reference count each
+    /// time rather than one per string, array and dictionary inside. The body and the request id are filled in
+    /// once the body has arrived, by `handle`, which then owns it.
+    final class Request {
+        let head: HTTPRequestHead
+        let route: Route
+        var query: [String: String] = [:]
         /// The body as received (a slice of the connection's input: it is never copied on the way here).
-        var body: ArraySlice<UInt8>
-        var requestId: String
+        var body: ArraySlice<UInt8> = []
+        var requestId = ""
         /// The registry as it was when the head was decided: every check of the head, and a stream's converter,
         /// see this one version (a whole body is converted with the version current when it has arrived).
-        var snapshot: RegistrySnapshot
+        let snapshot: RegistrySnapshot
+
+        init(head: HTTPRequestHead, route: Route, snapshot: RegistrySnapshot) {
+            self.head = head
+            self.route = route
+            self.snapshot = snapshot
+        }
 
         func header(_ name: String) -> String? { head.firstValue(of: name) }
     }
@@ -47,8 +56,7 @@ struct RequestHandler {
             return .failure(ErrorResponse.notFound())
         }
         guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
-        var request = Request(head: head, route: route, query: [:], body: [], requestId: "",
-                              snapshot: context.registry.current)
+        let request = Request(head: head, route: route, snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
         if let model = route.model, !request.snapshot.contains(model), !(route.kind == .schema && head.method == "PUT") {
             return .failure(ErrorResponse.unknownModel(model))
@@ -93,8 +101,7 @@ struct RequestHandler {
     }
 
     /// Answers a whole request, routed by `decide`.
-    func handle(_ routed: consuming Request, body: ArraySlice<UInt8>, requestId: String) -> HTTPResponse {
-        var request = routed
+    func handle(_ request: Request, body: ArraySlice<UInt8>, requestId: String) -> HTTPResponse {
         request.body = body
         request.requestId = requestId
         switch request.route.kind {

@@ -39,10 +39,10 @@ enum HTTPResponseWriter {
         out.append("\r\nDate: ")
         out.append(utf8: HTTPDate.now())
         out.append("\r\n")
-        for (name, value) in response.headers {
-            out.append(utf8: name)
+        for index in response.headers.indices {  // read in place: a `for (name, value) in` copies each pair
+            out.append(utf8: response.headers[index].name)
             out.append(": ")
-            out.append(utf8: value)
+            out.append(utf8: response.headers[index].value)
             out.append("\r\n")
         }
         switch framing {
