@@ -48,6 +48,7 @@ extension Array where Element == UInt8 {
 
     /// Appends `value` in decimal (a status code, a length, a count) with one append: the digits are made in a
     /// buffer on the stack, where `String(value)` would go through the generic integer printer and a `String`.
+    @inlinable
     public mutating func append(decimal value: Int) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // Int.min: a sign and 19 digits
             var magnitude = value.magnitude

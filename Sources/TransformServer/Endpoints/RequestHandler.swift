@@ -10,10 +10,10 @@ import MapperCore
 struct RequestHandler {
     let context: ServerContext
 
-    /// A request head with its route and parsed query, as the endpoints see it. A class: the routed request is
-    /// kept by its connection and handed on to the handler (or a worker, or a stream), one reference count each
-    /// time rather than one per string, array and dictionary inside. The body and the request id are filled in
-    /// once the body has arrived, by `handle`, which then owns it.
+    /// A request head with its route and parsed query, as the endpoints see it. A class: the connection keeps the
+    /// routed request and hands it to the handler (or a worker), or reads it for a stream, one reference count
+    /// each time rather than one per string, array and dictionary inside. The body and the request id are filled
+    /// in by `handle`, which by then is its only holder.
     final class Request {
         let head: HTTPRequestHead
         let route: Route

@@ -42,10 +42,12 @@ final class HTTPRequestHead: Sendable {
 }
 
 extension HTTPRequestHead {
-    /// The value of the first field named `name`, which must be lowercase: field names are case-insensitive, and
-    /// the parser stores them lowercased, so lowercase names compare as plain (mostly small, inline) strings.
+    /// The value of the first field named `name`, compared without regard to ASCII case. The parser stores names
+    /// lowercased and callers pass lowercase literals, so the lookup compares plain (mostly small, inline)
+    /// strings; a name with capitals is lowercased only when that finds nothing.
     func firstValue(of name: String) -> String? {
-        assert(!name.utf8.contains { $0 &- UInt8(ascii: "A") < 26 }, "firstValue(of:) takes a lowercase name")
-        return headers.first { $0.name == name }?.value
+        if let field = headers.first(where: { $0.name == name }) { return field.value }
+        guard name.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else { return nil }
+        return firstValue(of: name.lowercased())
     }
 }

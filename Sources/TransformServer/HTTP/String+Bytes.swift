@@ -12,15 +12,8 @@ extension String {
     /// Equality that ignores the case of ASCII letters only (field names, RFC 9110 §5.1).
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        var (a, b) = (self, other)
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                for index in 0..<a.count where a[index] != b[index] {
-                    let folded = a[index] | 0x20
-                    guard folded == b[index] | 0x20, folded &- UInt8(ascii: "a") < 26 else { return false }
-                }
-                return true
-            }
+        return utf8.elementsEqual(other.utf8) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) &- UInt8(ascii: "a") < 26)
         }
     }
 }

@@ -28,7 +28,7 @@ final class Connection {
     /// The request being answered: its id and start time, for logs and metrics.
     private var requestId = ""
     private var requestStart: UInt64 = 0
-    /// The request routed when its head was decided; `handle` and the stream reuse it.
+    /// The request routed when its head was decided: `handle` takes it, a stream keeps reading it.
     private var routed: RequestHandler.Request?
     /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order; its head
     /// is `routed`'s), and whether its response head is written.

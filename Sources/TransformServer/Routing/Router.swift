@@ -3,8 +3,8 @@
 /// Matches a percent-decoded path exactly and case-sensitively against the routes of API.md.
 enum Router {
     static func match(_ path: String) -> Route? {
-        var path = path
-        return path.withUTF8 { match(bytes: $0) }
+        path.utf8.withContiguousStorageIfAvailable { match(bytes: $0) }
+            ?? Array(path.utf8).withUnsafeBufferPointer { match(bytes: $0) }
     }
 
     /// Compares the path's segments as bytes: no Substring, no String comparison, and only the model name

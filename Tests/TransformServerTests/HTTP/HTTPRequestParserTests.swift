@@ -30,6 +30,7 @@ import Testing
         #expect(head.headers.map(\.name) == ["host", "x-trace"])
         #expect(head.headers.map(\.value) == ["a", "t 1"])
         #expect(head.firstValue(of: "x-trace") == "t 1")  // sent as "X-Trace"
+        #expect(head.firstValue(of: "X-TRACE") == "t 1")
         #expect(head.firstValue(of: "absent") == nil)
     }
 

@@ -24,7 +24,10 @@ struct StringBytesTests {
         #expect(!"a@b".equalsIgnoringASCIICase("a`b"))
         #expect(!"[x]".equalsIgnoringASCIICase("{x}"))
         #expect(!"\u{e9}".equalsIgnoringASCIICase("\u{c9}"))  // é and É: only ASCII case folds
-        #expect(!"\u{212A}".equalsIgnoringASCIICase("k"))
+        // KELVIN SIGN (E2 84 AA) and SCRIPT SMALL G (E2 84 8A): same length, a byte apart by 0x20, not letters.
+        #expect(!"\u{212A}".equalsIgnoringASCIICase("\u{210A}"))
+        #expect("".equalsIgnoringASCIICase(""))
+        #expect(!"".equalsIgnoringASCIICase("a"))
     }
 
     @Test func findsResponseHeadersWhateverTheirCase() {

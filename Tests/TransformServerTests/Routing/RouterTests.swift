@@ -34,6 +34,20 @@ struct RouterTests {
         #expect(Router.match(path) == nil, "\(path)")
     }
 
+    /// The methods each route serves, as the `Allow` header of a 405 lists them (HEAD wherever GET is).
+    @Test(arguments: [
+        ("/health", ["GET", "HEAD"]), ("/schemas", ["GET", "POST", "HEAD"]),
+        ("/schemas/User", ["GET", "PUT", "DELETE", "HEAD"]), ("/schemas/User/jsonschema", ["GET", "HEAD"]),
+        ("/convert/User", ["POST"]), ("/compare/User", ["POST"]), ("/validate/User/array", ["POST"]),
+    ] as [(String, [String])])
+    func allowsExactlyItsMethods(path: String, allowed: [String]) throws {
+        let route = try #require(Router.match(path))
+        #expect(route.allowHeader == allowed)
+        for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "get", "post"] {
+            #expect(route.allows(method) == allowed.contains(method), "\(method) \(path)")
+        }
+    }
+
     @Test func splitsTargetsIntoPathAndQuery() {
         #expect(Router.split(target: "/convert/User?mode=strict&x=1") == ("/convert/User", "mode=strict&x=1"))
         #expect(Router.split(target: "/convert/User?") == ("/convert/User", ""))
