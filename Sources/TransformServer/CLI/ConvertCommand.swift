@@ -78,7 +78,10 @@ enum ConvertCommand {
         // `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does `batchWorkers`.
         let configuration: ServerConfiguration
         switch ServerConfiguration.load(arguments: parsed.config.map { ["--config=\($0)"] } ?? []) {
-        case .success(let (loaded, _)): configuration = loaded
+        case .success(let (loaded, warnings)):
+            // As `serve` does: a TRANSFORM_* variable that names no setting is probably a typo.
+            for warning in warnings { StandardIO.error("TransformServer convert: \(warning)") }
+            configuration = loaded
         case .failure(let error):
             StandardIO.error("TransformServer convert: \(error.description)")
             return 2

@@ -153,6 +153,17 @@ import Testing
         #expect(unlimited.status == 0)
     }
 
+    /// An environment variable that names no setting is reported, as `serve` reports it, and changes nothing else.
+    @Test func warnsAboutUnknownEnvironmentSettings() throws {
+        let result = try ChildProcess.run(["convert", "User"], stdin: #"{"uid":1}"#,
+                                          environment: ["TRANSFORM_MAX_NESTING_DEPHT": "2"])
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"uid":1}"#, "\(result.stdout)")
+        #expect(result.stderr.contains("ignoring the environment variable TRANSFORM_MAX_NESTING_DEPHT"), "\(result.stderr)")
+        let clean = try ChildProcess.run(["convert", "User"], stdin: #"{"uid":1}"#)
+        #expect(!clean.stderr.contains("TRANSFORM_"), "\(clean.stderr)")
+    }
+
     @Test func appliesTheConfiguredReportLimit() throws {
         let directory = try Self.configDirectory(#"{"maxReportEntries": 1}"#)
         defer { try? FileManager.default.removeItem(at: directory) }
