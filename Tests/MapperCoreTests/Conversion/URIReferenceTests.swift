@@ -175,6 +175,45 @@ struct URIReferenceTests {
         #expect(!isValid("http://a:b/") && !isValid("http://a{/"))
     }
 
+    /// The sixteen-byte steps of the fast path (host, path, and the overlapping last sixteen bytes) against its
+    /// byte-by-byte definition: every byte value at every position of a long URL, and every length of it.
+    @Test func plainHTTPFastPathReadsEveryByteOfLongURLs() {
+        let base = Array("https://api.example-host.com/users/some-one/followers/and.more/~x?page=2&per=50".utf8)
+        var cases: [[UInt8]] = (9...base.count).map { Array(base.prefix($0)) }
+        for position in 8..<base.count {
+            for byte in UInt8.min...UInt8.max {
+                var text = base
+                text[position] = byte
+                cases.append(text)
+            }
+        }
+        for text in cases {
+            let fast = text.withUnsafeBytes { URIReference.isPlainHTTP($0) }
+            #expect(fast == Self.isPlainHTTPByDefinition(text), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
+    /// `isPlainHTTP`'s contract, one byte at a time: `http(s)://`, a non-empty host of letters, digits, `-` and `.`
+    /// ended by `/`, `?`, `#` or the end, then path bytes (RFC 3986 `pchar`, `/`, `?`; no `%`) and at most one `#`.
+    private static func isPlainHTTPByDefinition(_ text: [UInt8]) -> Bool {
+        let lower = text.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        let scheme = lower.starts(with: Array("https://".utf8)) ? 8 : lower.starts(with: Array("http://".utf8)) ? 7 : 0
+        guard scheme > 0 else { return false }
+        func isHost(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?".utf8)
+        var index = scheme
+        while index < text.count, isHost(text[index]) { index += 1 }
+        guard index > scheme else { return false }
+        guard index == text.count || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(text[index])
+        else { return false }
+        let rest = text[index...]
+        return rest.allSatisfy { plain.contains($0) || $0 == UInt8(ascii: "#") }
+            && rest.filter { $0 == UInt8(ascii: "#") }.count <= 1
+    }
+
     private func isValid(_ text: String) -> Bool {
         isValid(Array(text.utf8))
     }
