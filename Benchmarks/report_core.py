@@ -188,6 +188,24 @@ def load_averages(raw):
     return load
 
 
+def host_pace(raw):
+    """Benchmarks/pace.py's milliseconds before and after timing, as the script saved them."""
+    pace = {}
+    for moment in ("before", "after"):
+        path = Path(raw) / ("pace." + moment)
+        if path.exists():
+            pace[moment] = float(path.read_text())
+    return pace
+
+
+def pace_text(pace):
+    return "%s ms before timing, %s ms after" % tuple(
+        "%.0f" % pace[moment] if moment in pace else "?" for moment in ("before", "after"))
+
+
+PACE_NOTE = "about 100 ms when this machine is quiet; a slower pace slows every figure with it"
+
+
 def load_text(load, moment):
     return " / ".join("%.2f" % value for value in load[moment]) if moment in load else "?"
 
@@ -285,11 +303,12 @@ def report(arguments):
     ratio_table = ratios(results)
     machine = machine_info()
     load = load_averages(arguments.raw)
+    pace = host_pace(arguments.raw)
     document = {
         "machine": machine,
         "run": {"seconds_per_measurement": arguments.seconds, "passes": arguments.passes, "smoke": arguments.smoke,
                 "swift_configuration": arguments.configuration,
-                "load_average_1_5_15_min": load},
+                "load_average_1_5_15_min": load, "host_pace_ms": pace},
         "workloads": {workload: dict(entry, ratio_to_ours=ratio_table[workload])
                       for workload, entry in results.items()},
     }
@@ -304,6 +323,8 @@ def report(arguments):
     if load:
         print("\nload average (1 / 5 / 15 min): %s before timing, %s after"
               % (load_text(load, "before"), load_text(load, "after")))
+    if pace:
+        print("host pace (Benchmarks/pace.py): %s (%s)" % (pace_text(pace), PACE_NOTE))
     print("\nwrote %s and %s" % (out / "results-core.json", out / "bench-core.png"))
     if arguments.publish:
         publish(Path(arguments.publish), out / "bench-core.png", tables, document)
@@ -335,6 +356,8 @@ def publish(docs, png, tables, document):
         "- %s" % tools,
         "- load average (1 / 5 / 15 min): %s before timing, %s after" % (
             load_text(load, "before"), load_text(load, "after")),
+        "- host pace (`Benchmarks/pace.py`, a fixed Python loop): %s (%s)" % (
+            pace_text(run.get("host_pace_ms", {})), PACE_NOTE),
         "",
         tables,
         "",

@@ -341,6 +341,11 @@ def markdown(results):
     lines.append("HTTP benchmark, %s, %s × %s, wrk -t1 -d%ss%s" % (
         m["date_utc"], m["nproc"], m["cpu_model"], results["settings"]["duration_s"],
         " (smoke run: short and partial)" if results["settings"]["smoke"] else ""))
+    pace = m.get("host_pace_ms", {})
+    lines.append("")
+    lines.append("Host pace (`Benchmarks/pace.py`, a fixed Python loop): %s ms before the runs, %s ms after (about "
+                 "100 ms when this machine is quiet; a slower pace slows every figure with it)." % tuple(
+                     "%.0f" % pace[moment] if moment in pace else "?" for moment in ("before", "after")))
     lines.append("")
     lines.append("| server | conns | req/s | p50 ms | p99 ms | CPU µs/req | RSS MB | peak RSS MB | req/s ÷ ours "
                  "| other load % |")
@@ -508,6 +513,8 @@ def report(args):
     if idle:
         failures += ["idle test: " + f for f in idle.get("failures", [])]
     results = {"machine": machine(), "settings": settings, "runs": runs, "idle": idle, "failures": failures}
+    results["machine"]["host_pace_ms"] = {moment: float((out / ("pace." + moment)).read_text())
+                                          for moment in ("before", "after") if (out / ("pace." + moment)).exists()}
     results["targets"] = [{"name": n, "value": v, "target": t, "met": ok} for n, v, t, ok in targets(results)]
     (out / "results-http.json").write_text(json.dumps(results, indent=2) + "\n")
     text = markdown(results)

@@ -137,8 +137,10 @@ verify() {
 measure() {
   rm -rf "$out/raw"
   mkdir -p "$out/raw"
-  # Other work on the machine skews the times: the load averages before and after go into the results.
+  # Other work on the machine skews the times: the load averages and the host's pace (Benchmarks/pace.py)
+  # before and after go into the results.
   cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.before"
+  "$python" Benchmarks/pace.py >"$out/raw/pace.before"
   local pass workload name peer
   for pass in $(seq 1 "$passes"); do
     for workload in "${workloads[@]}"; do
@@ -151,6 +153,8 @@ measure() {
     done
   done
   cut -d' ' -f1-3 /proc/loadavg >"$out/raw/loadavg.after"
+  "$python" Benchmarks/pace.py >"$out/raw/pace.after"
+  echo "host pace (Benchmarks/pace.py): $(cat "$out/raw/pace.before") ms before timing, $(cat "$out/raw/pace.after") ms after"
 }
 
 # Instructions per conversion of ours on each workload, from callgrind's total for N conversions minus its total

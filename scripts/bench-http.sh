@@ -158,6 +158,9 @@ workload() {
   echo "ulimit -n: $(ulimit -n)"
   # Other work on the machine shows in the results (the "other load" column); say how busy it is now.
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+  # And how fast it runs now (Benchmarks/pace.py); measured again before the report.
+  python3 Benchmarks/pace.py >"$OUT/pace.before"
+  echo "host pace: $(cat "$OUT/pace.before") ms (about 100 ms when this machine is quiet)"
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -455,6 +458,7 @@ bench_idle() {
 # ---------------------------------------------------------------------------------------------------------------
 
 report() {
+  python3 Benchmarks/pace.py >"$OUT/pace.after"
   python3 - "$OUT/settings.json" "$SMOKE" "$DURATION" "$MAIN_CONNS" "$IDLE_COUNT" "$PASSES" \
     "${FAILURES[@]+"${FAILURES[@]}"}" <<'EOF'
 import json, sys
