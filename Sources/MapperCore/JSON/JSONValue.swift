@@ -110,7 +110,9 @@ extension JSONValue {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
-        let written = s.utf8.withContiguousStorageIfAvailable { JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out) }
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable {
+            JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out)
+        }
         if written == nil { Array(s.utf8).withUnsafeBytes { JSONStrings.writeQuoted($0, into: &out) } }
     }
 

@@ -42,7 +42,7 @@ extension Array where Element == UInt8 {
     @inlinable @inline(__always)
     public mutating func append(utf8 text: String) {
         // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
-        let appended = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
         if appended == nil { append(contentsOf: text.utf8) }
     }
 
