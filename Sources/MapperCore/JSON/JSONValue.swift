@@ -109,11 +109,7 @@ extension JSONValue {
     }
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
-        let written: Void? = s.utf8.withContiguousStorageIfAvailable {
-            JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out)
-        }
-        if written == nil { Array(s.utf8).withUnsafeBytes { JSONStrings.writeQuoted($0, into: &out) } }
+        s.withUTF8Bytes { JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out) }
     }
 
     /// The member named `key` (the last one when the key repeats, as in conversion).

@@ -27,10 +27,7 @@ public final class RegistrySnapshot: Sendable {
     func model(_ id: Int) -> CompiledModel { models[id]! }
 
     func model(named name: String) -> CompiledModel? {
-        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
-        let found = name.utf8.withContiguousStorageIfAvailable { names.id(of: UnsafeRawBufferPointer($0)) }
-            ?? Array(name.utf8).withUnsafeBytes { names.id(of: $0) }
-        guard let position = found else { return nil }
+        guard let position = name.withUTF8Bytes({ names.id(of: UnsafeRawBufferPointer($0)) }) else { return nil }
         let id = nameIDs[position]
         return id < models.count ? models[id] : nil
     }

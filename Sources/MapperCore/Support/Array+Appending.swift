@@ -41,29 +41,13 @@ extension Array where Element == UInt8 {
     /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
     @inlinable @inline(__always)
     public mutating func append(utf8 text: String) {
-        // Read in place (native strings are contiguous UTF-8); `withUTF8` would need a copy of the string.
-        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
-        if appended == nil { append(contentsOf: text.utf8) }
+        text.withUTF8Bytes { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Appends `value` in decimal (a status code, a length, a count) with one append: the digits are made in a
-    /// buffer on the stack, where `String(value)` would go through the generic integer printer and a `String`.
-    @inlinable
+    /// Appends `value` in decimal (a status code, a length, a count) with one append and no `String`
+    /// (`FloatFormatting.writeInteger`, the digits conversions write).
     public mutating func append(decimal value: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // Int.min: a sign and 19 digits
-            var magnitude = value.magnitude
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            append(bytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: digits[start...])))
-        }
+        FloatFormatting.writeInteger(Int128(value), into: &self)
     }
 
     /// Appends `range` of `source` (see `append(bytes:)`).

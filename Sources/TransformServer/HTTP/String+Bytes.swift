@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// Byte comparisons for the strings of a request and a response (header names and values, methods): exact or
 /// ASCII-case-insensitive, on the UTF-8 bytes, without the Unicode rules of `==` or lowercased copies.
 extension String {
     /// Whether the string's bytes are exactly `literal`'s.
     func hasBytes(of literal: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        return utf8.withContiguousStorageIfAvailable { $0.elementsEqual(expected) } ?? utf8.elementsEqual(expected)
+        withUTF8Bytes { $0.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)) }
     }
 
     /// Equality that ignores the case of ASCII letters only (field names, RFC 9110 §5.1).

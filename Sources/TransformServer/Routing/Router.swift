@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// Matches a percent-decoded path exactly and case-sensitively against the routes of API.md.
 enum Router {
     static func match(_ path: String) -> Route? {
-        path.utf8.withContiguousStorageIfAvailable { match(bytes: $0) }
-            ?? Array(path.utf8).withUnsafeBufferPointer { match(bytes: $0) }
+        path.withUTF8Bytes { match(bytes: $0) }
     }
 
     /// Compares the path's segments as bytes: no Substring, no String comparison, and only the model name
@@ -15,10 +16,10 @@ enum Router {
         switch segments.count {
         case 1:
             let first = segments.first
-            if first.equals("schemas") { return Route(kind: .schemas, template: "/schemas", methods: Methods.getPost) }
-            if first.equals("health") { return Route(kind: .health, template: "/health", methods: Methods.get) }
-            if first.equals("ready") { return Route(kind: .ready, template: "/ready", methods: Methods.get) }
-            if first.equals("metrics") { return Route(kind: .metrics, template: "/metrics", methods: Methods.get) }
+            if first.equals("schemas") { return Route(kind: .schemas, template: "/schemas", methods: [.get, .post]) }
+            if first.equals("health") { return Route(kind: .health, template: "/health", methods: .get) }
+            if first.equals("ready") { return Route(kind: .ready, template: "/ready", methods: .get) }
+            if first.equals("metrics") { return Route(kind: .metrics, template: "/metrics", methods: .get) }
             return nil
         case 2 where !segments.second.isEmpty:
             let first = segments.first
@@ -27,10 +28,10 @@ enum Router {
             if first.equals("normalize") { return conversion(.normalize, .single, "/normalize/{model}", model) }
             if first.equals("validate") { return conversion(.validate, .single, "/validate/{model}", model) }
             if first.equals("compare") {
-                return Route(kind: .compare, template: "/compare/{model}", model: model, methods: Methods.post)
+                return Route(kind: .compare, template: "/compare/{model}", model: model, methods: .post)
             }
             if first.equals("schemas") {
-                return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: Methods.getPutDelete)
+                return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: [.get, .put, .delete])
             }
             return nil
         case 3 where !segments.second.isEmpty:
@@ -46,7 +47,7 @@ enum Router {
                     return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
                 }
             } else if third.equals("jsonschema"), first.equals("schemas") {
-                return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: Methods.get)
+                return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: .get)
             }
             return nil
         default: return nil
@@ -80,14 +81,7 @@ enum Router {
 
     private static func conversion(_ operation: Route.Operation, _ batch: Route.Batch, _ template: String,
                                    _ model: String) -> Route {
-        Route(kind: .conversion(operation, batch), template: template, model: model, methods: Methods.post)
-    }
-
-    private enum Methods {
-        static let get: Route.Methods = .get
-        static let post: Route.Methods = .post
-        static let getPost: Route.Methods = [.get, .post]
-        static let getPutDelete: Route.Methods = [.get, .put, .delete]
+        Route(kind: .conversion(operation, batch), template: template, model: model, methods: .post)
     }
 
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the
