@@ -60,6 +60,7 @@ final class Connection {
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
         if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
+        loop.reschedule(self)
     }
 
     /// Called by the loop: input (or a hang-up) to read, room to write.
@@ -171,9 +172,7 @@ final class Connection {
             let routed = Unchecked(request)
             server.workers.async { [loop] in
                 let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
-                loop.queue.async {
-                    connection.value.answer(response.value, head: head, route: route, isLast: isLast)
-                }
+                loop.run(connection) { $0.answer(response.value, head: head, route: route, isLast: isLast) }
             }
         }
     }
@@ -208,7 +207,7 @@ final class Connection {
         let connection = Unchecked(self)
         queue.async { [loop] in
             let output = stream.feed(bytes)
-            loop.queue.async { connection.value.streamFed(output) }
+            loop.run(connection) { $0.streamFed(output) }
         }
     }
 
@@ -235,7 +234,7 @@ final class Connection {
         let connection = Unchecked(self)
         queue.async { [loop] in
             let output = stream.finish()
-            loop.queue.async { connection.value.streamFinished(output, head: head, isLast: isLast) }
+            loop.run(connection) { $0.streamFinished(output, head: head, isLast: isLast) }
         }
     }
 
@@ -335,9 +334,7 @@ final class Connection {
     }
 
     private func respondedLater() {
-        let confined = Unchecked(self)
-        loop.queue.async {
-            let connection = confined.value
+        loop.run(Unchecked(self)) { connection in
             if !connection.closed { connection.responded() }  // a fresh turn: nothing is nested any more
         }
     }
@@ -384,6 +381,18 @@ final class Connection {
     }
 
     // MARK: - Time and lifecycle
+
+    /// When this connection next needs a `tick`: its earliest timeout, `UInt64.max` when none runs. Its loop reads
+    /// this after every event, so an event that starts a timeout (the first byte of a request, a blocked write)
+    /// brings it forward in time.
+    var deadline: UInt64 {
+        if closed { return .max }
+        if let lingerUntil { return lingerUntil }
+        let state = machine.deadline
+        guard !outbound.isEmpty else { return state }
+        let (write, overflow) = lastWriteProgress.addingReportingOverflow(server.writeTimeout)
+        return overflow ? state : min(state, write)
+    }
 
     func tick(now: UInt64) {
         guard !closed else { return }

@@ -162,22 +162,38 @@ struct ConnectionStateMachine {
         return []
     }
 
+    /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs
+    /// (a request being decided or handled).
+    var deadline: UInt64 {
+        func after(_ start: UInt64, _ timeout: UInt64) -> UInt64 {
+            let (sum, overflow) = start.addingReportingOverflow(timeout)
+            return overflow ? .max : sum
+        }
+        switch state {
+        case .idle(let since): return after(since, limits.keepAliveTimeout)
+        case .readingHead(let since): return after(since, limits.headerTimeout)
+        case .readingBody(_, _, _, let last), .streamingBody(_, let last): return after(last, limits.bodyTimeout)
+        case .awaitingDecision, .handling, .closed: return .max
+        }
+    }
+
     /// Checks the timeouts of API.md.
     mutating func tick(now: UInt64) -> [Action] {
+        guard now >= deadline else { return [] }
         switch state {
-        case .idle(let since) where now &- since >= limits.keepAliveTimeout:
+        case .idle:
             state = .closed
             return [.close]  // an idle connection with no partial request closes silently
-        case .readingHead(let since) where now &- since >= limits.headerTimeout:
+        case .readingHead:
             state = .closed
             return [.respond(ErrorResponse.requestTimeout(), head: nil, close: true)]
-        case .readingBody(let head, _, _, let last) where now &- last >= limits.bodyTimeout:
+        case .readingBody(let head, _, _, _):
             state = .closed
             return [.respond(ErrorResponse.requestTimeout(), head: head, close: true)]
-        case .streamingBody(_, let last) where now &- last >= limits.bodyTimeout:
+        case .streamingBody:
             state = .closed
             return [.close]  // the stream's head is already written: all that is left is to close
-        default:
+        case .awaitingDecision, .handling, .closed:
             return []
         }
     }

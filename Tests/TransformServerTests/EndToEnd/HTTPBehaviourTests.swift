@@ -115,6 +115,23 @@ import Glibc
         #expect(client.isClosedByPeer())
     }
 
+    /// The loop wakes a connection at its next deadline: a request begun on a connection idle under a long
+    /// keep-alive timeout must still meet the shorter header timeout, and its body the body timeout.
+    @Test func aRequestBegunAfterALongIdleStillMeetsItsShorterTimeouts() throws {
+        let server = try ServerProcess(settings: ["keepAliveTimeoutMs": "60000", "headerTimeoutMs": "300",
+                                                  "bodyTimeoutMs": "300"])
+        let head = try RawClient(port: server.port, timeoutSeconds: 5)
+        let body = try RawClient(port: server.port, timeoutSeconds: 5)
+        for client in [head, body] { #expect(try client.request("GET", "/health").status == 200) }
+        usleep(150_000)  // past a tick of the loop's timer, so each connection has settled as idle
+        try head.send("GET /health HTTP/1.1\r\n")
+        try body.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n{")
+        for client in [head, body] {
+            #expect(try client.read().status == 408, "answered at the 300 ms timeout, not the 60 s keep-alive one")
+            #expect(client.isClosedByPeer())
+        }
+    }
+
     @Test func theLastAllowedRequestClosesTheConnection() throws {
         let server = try ServerProcess(settings: ["maxRequestsPerConnection": "2"])
         let client = try server.client()

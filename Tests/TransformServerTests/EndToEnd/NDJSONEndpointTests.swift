@@ -25,6 +25,22 @@ import Glibc
         #expect(client.isClosedByPeer())
     }
 
+    /// A stream that ends early leaves the rest of its body unread: the server shuts its write side and discards
+    /// input for 2 s (a lingering close), then closes — at that deadline, not at the 60 s body timeout.
+    @Test func aStreamEndedEarlyLingersTwoSecondsThenCloses() throws {
+        let server = try ServerProcess(settings: ["bodyTimeoutMs": "60000"])
+        let client = try server.client()
+        let lines = "{\"uid\":\"2\"}\n"
+        try client.send("POST /convert/User/array?mode=strict HTTP/1.1\r\nHost: a\r\n"
+            + "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n\(lines)")
+        let response = try client.read()
+        #expect(response.status == 200)
+        #expect(response.text.hasPrefix(#"{"error":{"status":422"#))
+        #expect(try server.waitForActiveConnections(atLeast: 1) == 1, "lingering: still open")
+        let closedWithin = try server.waitForActiveConnections(atMost: 0, seconds: 8)
+        #expect(closedWithin == 0, "closed once the 2 s linger is over")
+    }
+
     @Test func gzipInAndOutFlushedPerChunk() throws {
         let server = try ServerProcess()
         let client = try server.client()

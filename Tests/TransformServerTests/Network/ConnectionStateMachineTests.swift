@@ -202,3 +202,39 @@ extension ConnectionStateMachineTests {
         #expect(machine.inputCapacity < 64 << 10, "what arrived, and room to grow")
     }
 }
+
+extension ConnectionStateMachineTests {
+    /// The event loop wakes a connection only at its `deadline`, so each state must name the moment its timeout
+    /// falls: the keep-alive timeout while idle, the header timeout from the first byte, the body timeout from the
+    /// last, and none while a request is decided or handled.
+    @Test func eachStateNamesTheMomentItsTimeoutFalls() {
+        var machine = Self.make(now: 1 * Self.second) {
+            $0.keepAliveTimeout = 75 * Self.second
+            $0.headerTimeout = 10 * Self.second
+            $0.bodyTimeout = 4 * Self.second
+        }
+        #expect(machine.deadline == 76 * Self.second, "idle: the keep-alive timeout")
+        _ = feed(&machine, "POST /convert/User HTTP/1.1\r\n", now: 2 * Self.second)
+        #expect(machine.deadline == 12 * Self.second, "the first byte starts the header timeout, earlier than idle's")
+        let actions = feed(&machine, "Host: a\r\nContent-Length: 5\r\n\r\n", now: 3 * Self.second)
+        let head = try! #require(decidedHead(actions))
+        #expect(machine.deadline == .max, "no timeout while the server decides")
+        _ = machine.decided(.read(limit: 10), now: 5 * Self.second)
+        #expect(machine.deadline == 9 * Self.second, "the body timeout")
+        _ = feed(&machine, "ab", now: 7 * Self.second)
+        #expect(machine.deadline == 11 * Self.second, "counted from the last byte")
+        #expect(feed(&machine, "cde", now: 8 * Self.second) == [.handle(head, body: ArraySlice("abcde".utf8), isLast: false)])
+        #expect(machine.deadline == .max, "no timeout while the request is handled")
+        _ = machine.responded(closed: false, now: 20 * Self.second)
+        #expect(machine.deadline == 95 * Self.second, "idle again")
+        #expect(machine.tick(now: 95 * Self.second - 1).isEmpty, "tick acts at the deadline, not before")
+        #expect(machine.tick(now: 95 * Self.second) == [.close])
+        #expect(machine.deadline == .max, "closed")
+    }
+
+    @Test func aTimeoutPastTheEndOfTimeNeverFalls() {
+        var machine = Self.make(now: 5 * Self.second) { $0.keepAliveTimeout = .max }
+        #expect(machine.deadline == .max)
+        #expect(machine.tick(now: .max - 1).isEmpty)
+    }
+}
