@@ -76,8 +76,9 @@ struct Converter {
     func token(_ ref: ValueRef) -> JSONToken { documents[ref.document].tokens[ref.index] }
 
     mutating func warn(_ issue: Issue, extra: [UInt8]? = nil) {
-        diagnostics.record(issue.code, issue.message, isError: diagnostics.strict, at: path, in: documents,
-                           appending: extra)
+        issue.utf8.withUnsafeBytes {
+            diagnostics.record(issue.code, $0, isError: diagnostics.strict, at: path, in: documents, appending: extra)
+        }
     }
 
     mutating func fail(_ code: DiagnosticCode, _ message: String, extra: [UInt8]? = nil) {

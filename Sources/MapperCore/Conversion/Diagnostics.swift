@@ -20,7 +20,7 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 /// Entries are kept as bytes, every path and message back to back in one buffer, and become `Diagnostic` values
 /// only when `entries` is read. A `/convert` that answers 200 reads only the count and the codes, so its
 /// warnings (a lax conversion of messy input can have dozens) make no path or entry strings: the converter writes
-/// each path straight into the buffer. (A coercion's message is still a `String` until it is copied in.)
+/// each path straight into the buffer, and a coercion's message arrives as bytes (`Issue.utf8`).
 ///
 /// Identical means equal bytes of path and message, and the same code (SEMANTICS.md "Reports"; "Bytes": no Unicode
 /// normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
@@ -63,7 +63,10 @@ struct Diagnostics: Sendable {
         mutating func keepUnlessRepeated(_ new: Record) -> Bool {
             let fingerprint = fingerprint(new)
             if records.count < Diagnostics.linearLimit {
-                for (index, old) in fingerprints.enumerated() where old == fingerprint && same(records[index], new) {
+                let repeated = fingerprints.withUnsafeBufferPointer { fingerprints in
+                    fingerprints.indices.contains { fingerprints[$0] == fingerprint && same(records[$0], new) }
+                }
+                if repeated {
                     text.truncate(to: new.pathStart)
                     return false
                 }
@@ -144,12 +147,20 @@ struct Diagnostics: Sendable {
         let box = writable()
         let start = box.value.text.count
         box.value.text.append(utf8: path)
-        finish(box, code, message, isError: isError, pathStart: start)
+        message.withUTF8Bytes { finish(box, code, UnsafeRawBufferPointer($0), isError: isError, pathStart: start) }
+    }
+
+    /// Records an entry whose path is the converter's current input position (see below).
+    mutating func record(_ code: DiagnosticCode, _ message: String, isError: Bool,
+                         at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
+        message.withUTF8Bytes {
+            record(code, UnsafeRawBufferPointer($0), isError: isError, at: path, in: documents, appending: extra)
+        }
     }
 
     /// Records an entry whose path is the converter's current input position (`path` rendered through
-    /// `documents`, then `extra`), written straight into the buffer.
-    mutating func record(_ code: DiagnosticCode, _ message: String, isError: Bool,
+    /// `documents`, then `extra`), written straight into the buffer; `message` is UTF-8.
+    mutating func record(_ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
         let box = writable()
         let start = box.value.text.count
@@ -176,10 +187,10 @@ struct Diagnostics: Sendable {
     }
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
-    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode, _ message: String,
-                                 isError: Bool, pathStart: Int) {
+    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode,
+                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int) {
         let messageStart = box.value.text.count
-        box.value.text.append(utf8: message)
+        box.value.text.append(bytes: message)
         keepUnlessRepeated(Record(code: code, isError: isError, pathStart: pathStart, messageStart: messageStart,
                                   end: box.value.text.count), in: box)
     }

@@ -104,7 +104,13 @@ enum TypeCoercion {
                 return number(trimmed, as: target, coerced: true, found: found, into: &out)
             }
         case .null:
-            return implicit(.nullToDefault, "null converted to the \(target.typeName) default")
+            // The most frequent message after `coerced`, likewise built as bytes.
+            var message: [UInt8] = []
+            message.append("null converted to the ")
+            message.append(utf8: target.typeName)
+            message.append(" default")
+            writeZero(target, into: &out)
+            return Result(outcome: .implicitDefault, issue: Issue(code: .nullToDefault, utf8: message))
         case .array, .object:
             return implicit(.wrongType, "expected \(target.typeName), got \(found.text)")
         }
@@ -182,7 +188,7 @@ enum TypeCoercion {
         message.append(utf8: target.typeName)
         message.append(UInt8(ascii: " "))
         out.withUnsafeBytes { message.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        return Result(outcome: .value, issue: Issue(code: .coerced, message: String(decoding: message, as: UTF8.self)))
+        return Result(outcome: .value, issue: Issue(code: .coerced, utf8: message))
     }
 
     /// The input value as messages show it (`ValueDescription`), described only when a message is written.

@@ -25,7 +25,22 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 /// (as itself, or inside `element_dropped` when a container drops the element).
 struct Issue: Sendable, Equatable {
     var code: DiagnosticCode
-    var message: String
+    /// The sentence as UTF-8: what a report stores. The most frequent messages (`coerced`) are built as bytes and
+    /// copied into the report as they are, with no `String` made for them.
+    var utf8: [UInt8]
+
+    init(code: DiagnosticCode, utf8: [UInt8]) {
+        self.code = code
+        self.utf8 = utf8
+    }
+
+    init(code: DiagnosticCode, message: String) { self.init(code: code, utf8: Array(message.utf8)) }
+
+    /// The sentence as a `String`.
+    var message: String {
+        get { String(decoding: utf8, as: UTF8.self) }
+        set { utf8 = Array(newValue.utf8) }
+    }
 
     /// `duplicate_key` for a key (its decoded bytes) that repeats in one object.
     static func duplicateKey(_ key: some Collection<UInt8>) -> Issue {

@@ -34,6 +34,20 @@ import Testing
             """)
     }
 
+    /// The messages written as bytes (`coerced`, `null_to_default`) and one extended afterwards (a coerced number
+    /// whose fraction was cut) read exactly as the sentences they replace.
+    @Test func messagesBuiltAsBytesReadAsSentences() throws {
+        let result = Array(#"{"uid":"7.9","n":null}"#.utf8).withUnsafeBytes {
+            try! Self.snapshot().validate($0, model: "U", options: options())
+        }
+        let report = try result.get().report
+        #expect(String(decoding: report.render(requestId: nil, includeError: false), as: UTF8.self) == """
+            {"valid":true,"model":"U","result":{"uid":7,"n":0},"errors":[],"warnings":[\
+            {"path":"/uid","code":"coerced","message":"string \\"7.9\\" converted to uint64 7 (fraction truncated)"},\
+            {"path":"/n","code":"null_to_default","message":"null converted to the int8 default"}]}
+            """)
+    }
+
     @Test func reportSaysWhichModelWasBuilt() throws {
         let result = Array(#"{"kind":"c","r":2}"#.utf8).withUnsafeBytes {
             try! Self.snapshot().validate($0, model: "Shape", options: options())
