@@ -12,13 +12,15 @@ extension Converter {
         let document = documents[ref.document]
         let count = document.tokens[ref.index].count
         out.append(.openBracket)
+        var keptCount = 0
+        // A set's kept elements, by their output bytes (an array keeps no ranges: it only counts).
         var kept: [Range<Int>] = []
         var seen: [Int: [Int]] = [:]
         var index = ref.index + 1
         for i in 0..<count {
             path.push(.index(i))
             let elementStart = out.count
-            if !kept.isEmpty { out.append(.comma) }
+            if keptCount > 0 { out.append(.comma) }
             let valueStart = out.count
             let item = ValueRef(document: ref.document, index: index)
             let result: TypeCoercion.Result
@@ -32,7 +34,8 @@ extension Converter {
                 if let issue = result.issue { warn(issue) }
             } else {
                 if let issue = result.issue { warn(issue) }
-                kept.append(valueStart..<out.count)
+                keptCount += 1
+                if deduplicate { kept.append(valueStart..<out.count) }
             }
             path.pop()
             index = document.tokens[index].next

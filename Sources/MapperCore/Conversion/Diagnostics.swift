@@ -58,6 +58,14 @@ struct Diagnostics: Sendable {
         /// first need).
         var byFingerprint: [UInt64: [Int]] = [:]
 
+        /// Made for a conversion's first entry: room for a few dozen, so a lax conversion of messy input does not
+        /// grow the buffers entry by entry from nothing.
+        init() {
+            text.reserveCapacity(1024)
+            records.reserveCapacity(16)
+            fingerprints.reserveCapacity(16)
+        }
+
         /// Keeps the entry whose bytes end `text` and returns true, or drops those bytes and returns false when an
         /// identical entry is kept already.
         mutating func keepUnlessRepeated(_ new: Record) -> Bool {
