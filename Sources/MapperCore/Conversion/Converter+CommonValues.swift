@@ -33,12 +33,9 @@ extension Converter {
             out.append(bytes: prefix, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             return .value
         case (.integer(let range), .number):
-            // Up to 18 digits always fit an Int64; longer or non-canonical numbers take the full reading.
+            // Canonical digits that fit an Int64 are copied as they are; anything else takes the full reading.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard text.count <= 18, TypeCoercion.isCanonicalInteger(text) else { return .notCommon }
-            var magnitude: Int64 = 0
-            for byte in text where byte != UInt8(ascii: "-") { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
-            guard range.contains(Int128(text.first == UInt8(ascii: "-") ? -magnitude : magnitude)) else { return .notCommon }
+            guard let value = TypeCoercion.canonicalInteger(text), range.contains(Int128(value)) else { return .notCommon }
             out.append(bytes: prefix, text)
             return .value
         case (.url, .string) where !token.hasEscapes:

@@ -126,6 +126,12 @@ enum TypeCoercion {
             out.append(contentsOf: (isZero ? "false" : "true").utf8)
             return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(found, target, out, from: start) : .value
         case .integer(let range):
+            if let value = canonicalInteger(text) {
+                // The common case, in one pass: the text is already the canonical digits.
+                guard range.contains(Int128(value)) else { return outOfRange(target, found.text, into: &out) }
+                out.append(bytes: text)
+                return isCoerced ? coerced(found, target, out, from: start) : .value
+            }
             switch NumberText.readInteger(text, min: range.lowerBound, max: range.upperBound) {
             case .outOfRange:
                 return outOfRange(target, found.text, into: &out)
@@ -158,6 +164,23 @@ enum TypeCoercion {
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
         return isCoerced ? coerced(found, target, out, from: start) : .value
+    }
+
+    /// The value of `text` when it is an integer exactly as the canonical writer spells it (`isCanonicalInteger`)
+    /// with at most 18 digits, which always fit an `Int64`; nil otherwise. Checks and reads in one pass.
+    static func canonicalInteger(_ text: UnsafeRawBufferPointer) -> Int64? {
+        let negative = text.first == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        guard (1...18).contains(text.count - index) else { return nil }
+        if text[index] == UInt8(ascii: "0") { return text.count == 1 ? 0 : nil }
+        var magnitude: Int64 = 0
+        while index < text.count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            magnitude = magnitude &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return negative ? -magnitude : magnitude
     }
 
     /// Whether `text` is an integer exactly as the canonical writer would spell it: an optional `-`, then `0`

@@ -291,3 +291,19 @@ struct NumberTextTests {
         return texts
     }
 }
+
+extension NumberTextTests {
+    /// The one-pass reading agrees with its definition: canonical digits (`isCanonicalInteger`) of at most 18
+    /// digits, read as their value; nil for everything else, "-0", leading zeros and 19 digits included.
+    @Test(arguments: [
+        "0", "-0", "7", "-7", "10", "00", "01", "-01", "1.0", "1e3", "-", "", "12a", " 1", "+1",
+        "999999999999999999", "-999999999999999999", "1000000000000000000", "-1000000000000000000",
+        "123456789012345678", "3952070245142421", "9223372036854775807",
+    ])
+    func canonicalIntegerReadsExactlyTheCanonicalDigits(_ text: String) {
+        let digits = text.hasPrefix("-") ? text.count - 1 : text.count
+        let expected: Int64? = Self.withText(text) { TypeCoercion.isCanonicalInteger($0) } && digits <= 18
+            ? Int64(text) : nil
+        #expect(Self.withText(text) { TypeCoercion.canonicalInteger($0) } == expected, "\(text)")
+    }
+}
