@@ -27,8 +27,7 @@ extension Converter {
             if let element { result = convert(item, as: element) } else { writeAny(item); result = .value }
             if result.outcome != .value {
                 out.removeSubrange(elementStart...)
-                let cause = result.issue?.message ?? (result.outcome == .noValue ? "null" : "no value")
-                warn(Issue(code: .elementDropped, message: "element dropped: \(cause)"))
+                warn(.elementDropped(cause: result.issue, noValue: result.outcome == .noValue))
             } else if deduplicate, isDuplicate(valueStart..<out.count, of: kept, seen: &seen) {
                 out.removeSubrange(elementStart...)
                 if let issue = result.issue { warn(issue) }
@@ -74,8 +73,7 @@ extension Converter {
             let result = convert(ValueRef(document: ref.document, index: member.key + 1), as: element)
             if result.outcome != .value {
                 out.removeSubrange(memberStart...)
-                let cause = result.issue?.message ?? (result.outcome == .noValue ? "null" : "no value")
-                warn(Issue(code: .elementDropped, message: "element dropped: \(cause)"))
+                warn(.elementDropped(cause: result.issue, noValue: result.outcome == .noValue))
             } else {
                 if let issue = result.issue { warn(issue) }
                 first = false

@@ -149,13 +149,21 @@ struct Diagnostics: Sendable {
         box.value.byFingerprint.removeAll()
     }
 
-    mutating func warn(_ path: String, _ issue: Issue) { record(path, issue.code, issue.message, isError: strict) }
+    mutating func warn(_ path: String, _ issue: Issue) {
+        issue.utf8.withUnsafeBytes { record(path, issue.code, $0, isError: strict) }
+    }
 
     mutating func record(_ path: String, _ code: DiagnosticCode, _ message: String, isError: Bool) {
+        message.withUTF8Bytes { record(path, code, UnsafeRawBufferPointer($0), isError: isError) }
+    }
+
+    /// `message` is UTF-8, and must not point into this collector's own buffer (appending may move it).
+    private mutating func record(_ path: String, _ code: DiagnosticCode, _ message: UnsafeRawBufferPointer,
+                                 isError: Bool) {
         let box = writable()
         let start = box.value.text.count
         box.value.text.append(utf8: path)
-        message.withUTF8Bytes { finish(box, code, UnsafeRawBufferPointer($0), isError: isError, pathStart: start) }
+        finish(box, code, message, isError: isError, pathStart: start)
     }
 
     /// Records an entry whose path is the converter's current input position (see below).
@@ -167,7 +175,8 @@ struct Diagnostics: Sendable {
     }
 
     /// Records an entry whose path is the converter's current input position (`path` rendered through
-    /// `documents`, then `extra`), written straight into the buffer; `message` is UTF-8.
+    /// `documents`, then `extra`), written straight into the buffer; `message` is UTF-8 and must not point into
+    /// this collector's own buffer (appending may move it).
     mutating func record(_ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
         let box = writable()

@@ -143,7 +143,7 @@ enum TypeCoercion {
                 }
                 if isCoerced {
                     var result = coerced(found, target, out, from: start)
-                    if truncated { result.issue?.message += " (fraction truncated)" }
+                    if truncated { result.issue?.utf8.append(" (fraction truncated)") }
                     return result
                 }
                 if truncated {

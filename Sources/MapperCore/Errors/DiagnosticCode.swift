@@ -22,7 +22,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 }
 
 /// A problem with one value, found while converting it; the caller decides where it is reported
-/// (as itself, or inside `element_dropped` when a container drops the element).
+/// (as itself, or inside `element_dropped` when a container drops the element). Two issues are equal when their
+/// codes and message bytes are (no Unicode equivalence, as in reports).
 struct Issue: Sendable, Equatable {
     var code: DiagnosticCode
     /// The sentence as UTF-8: what a report stores. The most frequent messages (`coerced`) are built as bytes and
@@ -40,6 +41,15 @@ struct Issue: Sendable, Equatable {
     var message: String {
         get { String(decoding: utf8, as: UTF8.self) }
         set { utf8 = Array(newValue.utf8) }
+    }
+
+    /// `element_dropped` for an element left out of a container: the cause is the element's own issue, or what it
+    /// gave instead of a value.
+    static func elementDropped(cause issue: Issue?, noValue: Bool) -> Issue {
+        var message: [UInt8] = []
+        message.append("element dropped: ")
+        if let issue { message.append(contentsOf: issue.utf8) } else { message.append(noValue ? "null" : "no value") }
+        return Issue(code: .elementDropped, utf8: message)
     }
 
     /// `duplicate_key` for a key (its decoded bytes) that repeats in one object.

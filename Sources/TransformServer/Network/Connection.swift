@@ -388,10 +388,14 @@ final class Connection {
     var deadline: UInt64 {
         if closed { return .max }
         if let lingerUntil { return lingerUntil }
-        let state = machine.deadline
-        guard !outbound.isEmpty else { return state }
-        let (write, overflow) = lastWriteProgress.addingReportingOverflow(server.writeTimeout)
-        return overflow ? state : min(state, write)
+        return min(machine.deadline, writeDeadline ?? .max)
+    }
+
+    /// While output waits: when the write timeout falls unless a write makes progress first.
+    private var writeDeadline: UInt64? {
+        guard !outbound.isEmpty else { return nil }
+        let (deadline, overflow) = lastWriteProgress.addingReportingOverflow(server.writeTimeout)
+        return overflow ? .max : deadline
     }
 
     func tick(now: UInt64) {
@@ -400,7 +404,7 @@ final class Connection {
             if now >= lingerUntil { close() }
             return
         }
-        if !outbound.isEmpty, now &- lastWriteProgress >= server.writeTimeout {
+        if let writeDeadline, writeDeadline != .max, now >= writeDeadline {
             Log.event("write_timeout", ["requestId": requestId])
             return close()
         }

@@ -163,7 +163,9 @@ struct ConnectionStateMachine {
     }
 
     /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs
-    /// (a request being decided or handled).
+    /// (a request being decided or handled) or when it would fall past the end of the clock: it never falls then.
+    /// (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped around and
+    /// fired at once.)
     var deadline: UInt64 {
         func after(_ start: UInt64, _ timeout: UInt64) -> UInt64 {
             let (sum, overflow) = start.addingReportingOverflow(timeout)
@@ -179,7 +181,8 @@ struct ConnectionStateMachine {
 
     /// Checks the timeouts of API.md.
     mutating func tick(now: UInt64) -> [Action] {
-        guard now >= deadline else { return [] }
+        let deadline = deadline
+        guard deadline != .max, now >= deadline else { return [] }
         switch state {
         case .idle:
             state = .closed

@@ -93,6 +93,15 @@ final class EventLoop: @unchecked Sendable {
     /// Ticks the connections whose deadline has passed.
     private func checkDeadlines() {
         let now = Clock.now()
+        #if DEBUG
+        // The table may name a deadline earlier than a connection's own (a tick then finds nothing to do), never
+        // a later one: that would be an event that changed the connection without `reschedule` after it.
+        for slot in slots {
+            if let connection = slot.connection {
+                assert(slot.deadline <= connection.deadline, "a connection changed without reschedule")
+            }
+        }
+        #endif
         for index in slots.indices where slots[index].deadline <= now {
             guard let connection = slots[index].connection else { continue }
             connection.tick(now: now)
