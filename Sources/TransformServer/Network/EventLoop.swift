@@ -22,7 +22,10 @@ import Glibc
 /// every event (an eventfd write and a thread wake-up), and with one source that cost is shared by every
 /// connection that became ready in the meantime.
 final class EventLoop: @unchecked Sendable {
-    let queue: DispatchQueue
+    /// Everything that touches this loop's connections runs here, and only through the loop's own methods
+    /// (`adopt`, `run`, `beginDrain`, `closeAll`, the readiness source and the timer), each of which updates the
+    /// deadline table after the event.
+    private let queue: DispatchQueue
     /// Scratch space for `read`, used only on `queue`.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     /// The open connections and their deadlines, indexed by descriptor (descriptors are small and reused, so the
@@ -57,6 +60,11 @@ final class EventLoop: @unchecked Sendable {
         readBuffer.deallocate()
         readyDescriptors.deallocate()
         readyFlags.deallocate()
+    }
+
+    /// Takes over an accepted descriptor: its connection starts on this loop's queue.
+    func adopt(_ fd: Int32, server: Server) {
+        queue.async { [self] in Connection(fd: fd, loop: self, server: server).start() }
     }
 
     /// Must run on `queue`.
@@ -132,8 +140,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Must run on `queue`: idle connections close, the others finish their request.
-    func drain() {
+    /// Idle connections close, the others finish their request (on this loop's queue, soon).
+    func beginDrain() {
+        queue.async { [self] in drain() }
+    }
+
+    private func drain() {
         let now = Clock.now()
         for connection in connections {
             connection.drain(now: now)
@@ -141,11 +153,13 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Must run on `queue`: closes every connection (the grace period is over).
+    /// Closes every connection (the grace period is over), waiting for this loop's queue; returns how many.
     func closeAll() -> Int {
-        let open = connections
-        for connection in open { connection.close() }
-        return open.count
+        queue.sync {
+            let open = connections
+            for connection in open { connection.close() }
+            return open.count
+        }
     }
 }
 

@@ -73,7 +73,7 @@ final class Server: @unchecked Sendable {
         Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)
         context.metrics.connectionOpened()
         let loop = loops[nextLoop.add(1, ordering: .relaxed).oldValue % loops.count]
-        loop.queue.async { [self] in Connection(fd: fd, loop: loop, server: self).start() }
+        loop.adopt(fd, server: self)
     }
 
     func connectionClosed() {
@@ -170,7 +170,7 @@ final class Server: @unchecked Sendable {
         Log.event("state", ["state": State.draining.description])
         context.startDraining()
         listener?.stop()
-        for loop in loops { loop.queue.async { loop.drain() } }
+        for loop in loops { loop.beginDrain() }
         awaitDrained(deadline: DispatchTime.now() + grace, done: done)
     }
 
@@ -183,7 +183,7 @@ final class Server: @unchecked Sendable {
             return
         }
         var forced = 0
-        for loop in loops { forced += loop.queue.sync { loop.closeAll() } }
+        for loop in loops { forced += loop.closeAll() }
         if forced > 0 { Log.event("drain_forced_close", ["connections": String(forced)]) }
         accessLog?.flush()
         state.withLock { $0 = .stopped }
