@@ -38,10 +38,7 @@ struct Issue: Sendable, Equatable {
     init(code: DiagnosticCode, message: String) { self.init(code: code, utf8: Array(message.utf8)) }
 
     /// The sentence as a `String`.
-    var message: String {
-        get { String(decoding: utf8, as: UTF8.self) }
-        set { utf8 = Array(newValue.utf8) }
-    }
+    var message: String { String(decoding: utf8, as: UTF8.self) }
 
     /// `element_dropped` for an element left out of a container: the cause is the element's own issue, or what it
     /// gave instead of a value.

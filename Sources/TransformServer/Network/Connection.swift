@@ -60,7 +60,6 @@ final class Connection {
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
         if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
-        loop.reschedule(self)
     }
 
     /// Called by the loop: input (or a hang-up) to read, room to write.
@@ -388,14 +387,13 @@ final class Connection {
     var deadline: UInt64 {
         if closed { return .max }
         if let lingerUntil { return lingerUntil }
-        return min(machine.deadline, writeDeadline ?? .max)
+        return min(machine.deadline, writeDeadline)
     }
 
-    /// While output waits: when the write timeout falls unless a write makes progress first.
-    private var writeDeadline: UInt64? {
-        guard !outbound.isEmpty else { return nil }
-        let (deadline, overflow) = lastWriteProgress.addingReportingOverflow(server.writeTimeout)
-        return overflow ? .max : deadline
+    /// While output waits: when the write timeout falls unless a write makes progress first (`UInt64.max`, never,
+    /// while nothing waits).
+    private var writeDeadline: UInt64 {
+        outbound.isEmpty ? .max : Clock.deadline(lastWriteProgress, after: server.writeTimeout)
     }
 
     func tick(now: UInt64) {
@@ -404,7 +402,8 @@ final class Connection {
             if now >= lingerUntil { close() }
             return
         }
-        if let writeDeadline, writeDeadline != .max, now >= writeDeadline {
+        let writeDeadline = writeDeadline
+        if writeDeadline != .max, now >= writeDeadline {
             Log.event("write_timeout", ["requestId": requestId])
             return close()
         }

@@ -167,14 +167,11 @@ struct ConnectionStateMachine {
     /// (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped around and
     /// fired at once.)
     var deadline: UInt64 {
-        func after(_ start: UInt64, _ timeout: UInt64) -> UInt64 {
-            let (sum, overflow) = start.addingReportingOverflow(timeout)
-            return overflow ? .max : sum
-        }
         switch state {
-        case .idle(let since): return after(since, limits.keepAliveTimeout)
-        case .readingHead(let since): return after(since, limits.headerTimeout)
-        case .readingBody(_, _, _, let last), .streamingBody(_, let last): return after(last, limits.bodyTimeout)
+        case .idle(let since): return Clock.deadline(since, after: limits.keepAliveTimeout)
+        case .readingHead(let since): return Clock.deadline(since, after: limits.headerTimeout)
+        case .readingBody(_, _, _, let last), .streamingBody(_, let last):
+            return Clock.deadline(last, after: limits.bodyTimeout)
         case .awaitingDecision, .handling, .closed: return .max
         }
     }

@@ -11,8 +11,8 @@ import Glibc
 /// they share (a connection keeps only the bytes it has not consumed yet).
 ///
 /// Deadlines: the loop keeps each connection's next deadline beside it in a table indexed by descriptor, and
-/// updates it after every event the connection handles (`ready`, `tick`, `drain`, and the work `run` brings back
-/// from workers). The timer reads that table and wakes only the connections whose deadline has passed. Visiting
+/// updates it after every event the connection handles (its start in `adopt`, `ready`, `tick`, `drain`, and the
+/// work `run` brings back from workers). The timer reads that table and wakes only the connections whose deadline has passed. Visiting
 /// every connection object on every tick cost a cache miss or more per connection: with 10,000 idle connections
 /// each tick held the loop for milliseconds, and a fresh `/health` waited behind it.
 ///
@@ -64,14 +64,18 @@ final class EventLoop: @unchecked Sendable {
 
     /// Takes over an accepted descriptor: its connection starts on this loop's queue.
     func adopt(_ fd: Int32, server: Server) {
-        queue.async { [self] in Connection(fd: fd, loop: self, server: server).start() }
+        queue.async { [self] in
+            let connection = Connection(fd: fd, loop: self, server: server)
+            connection.start()
+            reschedule(connection)
+        }
     }
 
     /// Must run on `queue`.
     func add(_ connection: Connection) {
         let index = Int(connection.fd)
         if index >= slots.count { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
-        slots[index] = Slot(connection: connection, deadline: connection.deadline)
+        slots[index] = Slot(connection: connection)  // its deadline follows when `start` has run
     }
 
     /// Must run on `queue`.
@@ -165,6 +169,12 @@ final class EventLoop: @unchecked Sendable {
 
 /// Monotonic nanoseconds.
 enum Clock {
+    /// `start + timeout`, or `UInt64.max` (never) when that is past the end of the clock.
+    static func deadline(_ start: UInt64, after timeout: UInt64) -> UInt64 {
+        let (sum, overflow) = start.addingReportingOverflow(timeout)
+        return overflow ? .max : sum
+    }
+
     static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
