@@ -110,46 +110,50 @@ extension Converter {
                     }
                 }
             }
-            let property = model.properties[i]
-            let depth = path.depth
-            defer { path.truncate(to: depth) }
-            let found = locate(property, frame: frame, in: object)
-            if let found, !duplicated.isEmpty {
-                // A duplicated key a property uses is reported with that property, at the key itself.
-                let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
-                if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
-                    diagnostics.warn(path.render(documents, depth: objectDepth + 1), .duplicateKey(keys.key(id)))
+            // The general path. `model` holds its properties for the whole call, so the property is borrowed
+            // rather than copied out of the array: a copy costs a retain and a release of the property, and two of
+            // its value, per property (about 2 % of the timeline's conversion time).
+            Unmanaged.passUnretained(model.properties[i])._withUnsafeGuaranteedRef { property in
+                let depth = path.depth
+                defer { path.truncate(to: depth) }
+                let found = locate(property, frame: frame, in: object)
+                if let found, !duplicated.isEmpty {
+                    // A duplicated key a property uses is reported with that property, at the key itself.
+                    let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
+                    if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
+                        diagnostics.warn(path.render(documents, depth: objectDepth + 1), .duplicateKey(keys.key(id)))
+                    }
                 }
-            }
-            let propertyStart = out.count
-            if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
-            let valueStart = out.count
-            if let found {
-                let result = convert(found.value, as: property.value)
-                if let issue = result.issue { warn(issue) }
-                let outcome = result.outcome
-                if outcome != .value { out.removeSubrange(valueStart...) }
-                if outcome == .value {
-                    holds[holdsFrame + i] = true
-                } else if outcome == .implicitDefault || result.issue != nil, let fallback = declaredDefault(property, of: model) {
+                let propertyStart = out.count
+                if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
+                let valueStart = out.count
+                if let found {
+                    let result = convert(found.value, as: property.value)
+                    if let issue = result.issue { warn(issue) }
+                    let outcome = result.outcome
+                    if outcome != .value { out.removeSubrange(valueStart...) }
+                    if outcome == .value {
+                        holds[holdsFrame + i] = true
+                    } else if outcome == .implicitDefault || result.issue != nil, let fallback = declaredDefault(property, of: model) {
+                        out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
+                        holds[holdsFrame + i] = true
+                    } else if outcome == .implicitDefault {
+                        TypeCoercion.writeZero(property.value, into: &out)
+                    }
+                    if !holds[holdsFrame + i], model.required.contains(i) { failedAt[i] = path.render(documents) }
+                } else if let fallback = declaredDefault(property, of: model) {
                     out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                     holds[holdsFrame + i] = true
-                } else if outcome == .implicitDefault {
+                } else if property.value.isNumeric {
                     TypeCoercion.writeZero(property.value, into: &out)
                 }
-                if !holds[holdsFrame + i], model.required.contains(i) { failedAt[i] = path.render(documents) }
-            } else if let fallback = declaredDefault(property, of: model) {
-                out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
-                holds[holdsFrame + i] = true
-            } else if property.value.isNumeric {
-                TypeCoercion.writeZero(property.value, into: &out)
-            }
-            if out.count == valueStart {
-                out.removeSubrange(propertyStart...)
-            } else if flat {
-                first = false
-            } else {
-                spans.append((i, valueStart, out.count))
+                if out.count == valueStart {
+                    out.removeSubrange(propertyStart...)
+                } else if flat {
+                    first = false
+                } else {
+                    spans.append((i, valueStart, out.count))
+                }
             }
         }
         out.append(.closeBrace)

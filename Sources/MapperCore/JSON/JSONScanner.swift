@@ -9,7 +9,9 @@
 //   the container stack has to grow;
 // - inside strings it inspects 16 bytes at a time (SSE2 on x86-64; elsewhere 8 at a time in a plain word, SWAR),
 //   stopping only at `"`, `\`, a control byte or a non-ASCII byte, which are then checked one by one (escapes,
-//   UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step.
+//   UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step;
+// - a plain ASCII string shorter than 16 bytes (most keys and ids) is one such inspection, inline in the
+//   structural loop; only other strings cost a call.
 //
 // The structural loop has two halves. "Expect a value" reads one value; a scalar becomes a token, and `[` / `{`
 // opens a container (its token is written now and completed when it closes). "After a value" then reads `,`
@@ -360,8 +362,27 @@ struct JSONScanner {
 
     /// Scans a string's content from just after its opening quote; returns the offset of the closing quote and
     /// whether the content holds a backslash. RFC 8259 §7 (escapes, no unescaped U+0000–U+001F) and §8.1 (UTF-8).
+    ///
+    /// Most strings (keys, ids, URLs) are plain ASCII and shorter than 16 bytes: when the first stop byte of the
+    /// next 16 is the closing quote, the string is done here, inline in the structural loop; anything else takes
+    /// the general scan, a call away.
     @inline(__always)
     private func scanString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
+        #if arch(x86_64)
+        if contentStart &+ 16 <= count {
+            let mask = stopMask(at: contentStart)
+            if mask != 0 {
+                let stop = contentStart &+ Int(mask.trailingZeroBitCount)
+                if self[stop] == .quote { return (stop, false) }
+            }
+        }
+        #endif
+        return try scanAnyString(contentStart: contentStart)
+    }
+
+    /// `scanString` for every string: escapes, non-ASCII characters, any length.
+    @inline(never)
+    private func scanAnyString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
         var offset = contentStart
         var hasEscapes = false
         while true {
@@ -389,17 +410,8 @@ struct JSONScanner {
     private func firstStopByte(from start: Int) -> Int {
         var offset = start
         #if arch(x86_64)
-        // Sixteen bytes per step with SSE2, which every x86-64 CPU has. Read as signed bytes, every byte below
-        // U+0020 and every non-ASCII byte (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
-        let quote = _mm_set1_epi8(CChar(bitPattern: .quote))
-        let backslash = _mm_set1_epi8(CChar(bitPattern: .backslash))
-        let firstPlain = _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))
         while offset &+ 16 <= count {
-            let bytes = _mm_loadu_si128((base + offset).assumingMemoryBound(to: __m128i.self))
-            let stops = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                _mm_cmplt_epi8(bytes, firstPlain))
-            let mask = _mm_movemask_epi8(stops)
+            let mask = stopMask(at: offset)
             if mask != 0 { return offset &+ Int(mask.trailingZeroBitCount) }
             offset &+= 16
         }
@@ -417,6 +429,22 @@ struct JSONScanner {
         }
         return offset
     }
+
+    #if arch(x86_64)
+    /// The stop bytes among the 16 at `offset` (which must all be in the input), one bit per byte in memory order.
+    /// SSE2, which every x86-64 CPU has: read as signed bytes, every byte below U+0020 and every non-ASCII byte
+    /// (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
+    @inline(__always)
+    private func stopMask(at offset: Int) -> Int32 {
+        let bytes = _mm_loadu_si128((base + offset).assumingMemoryBound(to: __m128i.self))
+        let stops = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .quote))),
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
+            _mm_cmplt_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
+        return _mm_movemask_epi8(stops)
+    }
+    #endif
 
     /// A word whose byte `i` has its high bit set when byte `i` of `word` (in memory order) is `"`, `\`, below
     /// U+0020 or non-ASCII. Only the lowest mark is exact: a matching byte's borrow may mark bytes above it.

@@ -13,7 +13,9 @@ final class CompiledValue: Sendable {
     let dateOutput: DateFormat
     let base64: Bool
 
-    indirect enum Kind: Sendable {
+    /// Not `indirect`: the nested cases hold a class reference already, and a boxed payload costs a retain and a
+    /// release each time a conversion reads it.
+    enum Kind: Sendable {
         case bool, float, double, string, number, decimal, date, url, data, any
         case integer(ClosedRange<Int128>)
         case array(CompiledValue?)
