@@ -70,18 +70,20 @@ extension Converter {
     }
 
     /// Whether two of the keys may be equal: exact for a few keys without escapes (their raw bytes are then
-    /// their decoded bytes), otherwise `true`, leaving the answer to the full pass.
+    /// their decoded bytes, so two keys are equal when their lengths and bytes are), otherwise `true`, leaving the
+    /// answer to the full pass.
     private static func mayRepeat(_ positions: Range<Int>, of keyTokens: FrameStack<Int>,
                                   in document: DocumentStack.Document) -> Bool {
         guard positions.count > 1 else { return false }
-        guard positions.count <= 32 else { return true }
+        guard positions.count <= 32, let bytes = document.bytes.baseAddress else { return true }
         let tokens = document.tokens
         for i in positions {
             let a = tokens[keyTokens[i]]
             if a.hasEscapes { return true }
-            let raw = UnsafeRawBufferPointer(rebasing: document.bytes[a.start..<a.end])
-            for j in positions.lowerBound..<i where JSONStrings.equals(tokens[keyTokens[j]], in: document.bytes, raw) {
-                return true
+            let length = a.end - a.start
+            for j in positions.lowerBound..<i {
+                let b = tokens[keyTokens[j]]
+                if b.end - b.start == length, memcmpEqual(bytes + a.start, bytes + b.start, length) { return true }
             }
         }
         return false

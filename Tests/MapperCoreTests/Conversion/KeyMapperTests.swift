@@ -156,6 +156,10 @@ struct KeyMapperTests {
         ("K_Empty", #"{"a":1,"b":0,"a":2}"#, "{}", ["/a duplicate_key"]),
         ("K_One", #"{"b":1,"b":2}"#, #"{"a":0}"#, ["/b duplicate_key"]),
         ("K_One", #"{"b":1,"b":2,"a":3,"a":4}"#, #"{"a":4}"#, ["/a duplicate_key", "/b duplicate_key"]),
+        // Keys of one length that differ in one byte are no repeat; a repeat among them is, at any length.
+        ("K_Empty", #"{"abcd":1,"abce":2,"abc":3,"abcde":4,"x":5}"#, "{}", []),
+        ("K_Empty", #"{"longer_key_1":1,"longer_key_2":2,"longer_key_1":3}"#, "{}", ["/longer_key_1 duplicate_key"]),
+        ("K_Empty", #"{"k":1,"abcdef":2,"abcdeg":3,"abcdef":4}"#, "{}", ["/abcdef duplicate_key"]),
     ] as [(String, String, String, [String])])
     func reportsDuplicatesOfKeysNoPropertyReads(_ model: String, _ input: String, _ output: String, _ entries: [String]) {
         #expect(run(model, input) == Produced(status: 200, output: output, entries: entries))
