@@ -301,9 +301,41 @@ extension NumberTextTests {
         "123456789012345678", "3952070245142421", "9223372036854775807",
     ])
     func canonicalIntegerReadsExactlyTheCanonicalDigits(_ text: String) {
+        #expect(Self.withText(text) { TypeCoercion.canonicalInteger($0) } == Self.canonicalValue(text), "\(text)")
+    }
+
+    /// Every length from 1 to 19 digits, with and without a sign, as digits and with each position in turn
+    /// replaced by a byte next to the digits' range (`/`, `:`) or far from it.
+    @Test
+    func canonicalIntegerReadsEveryLengthAndRefusesANonDigitAnywhere() {
+        var generator = NumberFixture.Random(seed: 0x5EED)
+        for length in 1...19 {
+            for _ in 0..<20 {
+                let digits = (0..<length).map { position in
+                    UInt8(ascii: "0") + UInt8(position == 0 ? Int.random(in: 1...9, using: &generator)
+                                                            : Int.random(in: 0...9, using: &generator))
+                }
+                for sign in [[], [UInt8(ascii: "-")]] {
+                    let text = String(decoding: sign + digits, as: UTF8.self)
+                    #expect(Self.withText(text) { TypeCoercion.canonicalInteger($0) } == Self.canonicalValue(text), "\(text)")
+                    for position in digits.indices {
+                        for stray in [UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "a"), 0x80, 0xF9, 0xFF] {
+                            var bad = digits
+                            bad[position] = stray
+                            let badText = sign + bad
+                            let value = badText.withUnsafeBytes { TypeCoercion.canonicalInteger($0) }
+                            #expect(value == nil, "\(badText)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `canonicalInteger`'s definition: the canonical digits (`isCanonicalInteger`) of at most 18 digits, read as
+    /// their value.
+    private static func canonicalValue(_ text: String) -> Int64? {
         let digits = text.hasPrefix("-") ? text.count - 1 : text.count
-        let expected: Int64? = Self.withText(text) { TypeCoercion.isCanonicalInteger($0) } && digits <= 18
-            ? Int64(text) : nil
-        #expect(Self.withText(text) { TypeCoercion.canonicalInteger($0) } == expected, "\(text)")
+        return Self.withText(text) { TypeCoercion.isCanonicalInteger($0) } && digits <= 18 ? Int64(text) : nil
     }
 }
