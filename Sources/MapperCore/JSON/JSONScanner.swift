@@ -10,8 +10,8 @@
 // - inside strings it inspects 16 bytes at a time (SSE2 on x86-64; elsewhere 8 at a time in a plain word, SWAR),
 //   stopping only at `"`, `\`, a control byte or a non-ASCII byte, which are then checked one by one (escapes,
 //   UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step;
-// - a plain ASCII string shorter than 16 bytes (most keys and ids) is one such inspection, inline in the
-//   structural loop; only other strings cost a call.
+// - a plain ASCII string shorter than that step (most keys and ids) is one such inspection, inline in the
+//   structural loop, when the step's bytes remain in the input; other strings cost a call.
 //
 // The structural loop has two halves. "Expect a value" reads one value; a scalar becomes a token, and `[` / `{`
 // opens a container (its token is written now and completed when it closes). "After a value" then reads `,`
@@ -363,9 +363,9 @@ struct JSONScanner {
     /// Scans a string's content from just after its opening quote; returns the offset of the closing quote and
     /// whether the content holds a backslash. RFC 8259 §7 (escapes, no unescaped U+0000–U+001F) and §8.1 (UTF-8).
     ///
-    /// Most strings (keys, ids, URLs) are plain ASCII and shorter than 16 bytes: when the first stop byte of the
-    /// next 16 is the closing quote, the string is done here, inline in the structural loop; anything else takes
-    /// the general scan, a call away.
+    /// Most strings (keys, ids, short values) are plain ASCII and short: when the first stop byte of the next 16
+    /// (8 off x86-64) is the closing quote, the string is done here, inline in the structural loop; anything
+    /// else, and a string within that many bytes of the input's end, takes the general scan, a call away.
     @inline(__always)
     private func scanString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
         #if arch(x86_64)
@@ -373,6 +373,15 @@ struct JSONScanner {
             let mask = stopMask(at: contentStart)
             if mask != 0 {
                 let stop = contentStart &+ Int(mask.trailingZeroBitCount)
+                if self[stop] == .quote { return (stop, false) }
+            }
+        }
+        #else
+        if contentStart &+ 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: contentStart, as: UInt64.self))
+            let stops = Self.stopBytes(in: word)
+            if stops != 0 {
+                let stop = contentStart &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
                 if self[stop] == .quote { return (stop, false) }
             }
         }
