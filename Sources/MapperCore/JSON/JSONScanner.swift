@@ -365,34 +365,34 @@ struct JSONScanner {
     ///
     /// Most strings (keys, ids, short values) are plain ASCII and short: when the first stop byte of the next 16
     /// (8 off x86-64) is the closing quote, the string is done here, inline in the structural loop; anything
-    /// else, and a string within that many bytes of the input's end, takes the general scan, a call away.
+    /// else, and a string within that many bytes of the input's end, takes the general scan, a call away, which
+    /// goes on from the first byte the inspection did not pass.
     @inline(__always)
     private func scanString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
         #if arch(x86_64)
         if contentStart &+ 16 <= count {
             let mask = stopMask(at: contentStart)
-            if mask != 0 {
-                let stop = contentStart &+ Int(mask.trailingZeroBitCount)
-                if self[stop] == .quote { return (stop, false) }
-            }
+            guard mask != 0 else { return try scanAnyString(from: contentStart &+ 16) }
+            let stop = contentStart &+ Int(mask.trailingZeroBitCount)
+            return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
         }
         #else
         if contentStart &+ 8 <= count {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: contentStart, as: UInt64.self))
             let stops = Self.stopBytes(in: word)
-            if stops != 0 {
-                let stop = contentStart &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
-                if self[stop] == .quote { return (stop, false) }
-            }
+            guard stops != 0 else { return try scanAnyString(from: contentStart &+ 8) }
+            let stop = contentStart &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
+            return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
         }
         #endif
-        return try scanAnyString(contentStart: contentStart)
+        return try scanAnyString(from: contentStart)
     }
 
-    /// `scanString` for every string: escapes, non-ASCII characters, any length.
+    /// `scanString` for every string: escapes, non-ASCII characters, any length, going on from `start`, a byte of
+    /// the string's content (or its end) before which every byte of the content is plain ASCII.
     @inline(never)
-    private func scanAnyString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
-        var offset = contentStart
+    private func scanAnyString(from start: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
+        var offset = start
         var hasEscapes = false
         while true {
             offset = firstStopByte(from: offset)
