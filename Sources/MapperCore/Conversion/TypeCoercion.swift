@@ -68,9 +68,12 @@ enum TypeCoercion {
     static func numeric(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
                         as target: CompiledValue, into out: inout [UInt8]) -> Result {
         let start = out.count
-        func implicit(_ code: DiagnosticCode, _ message: String) -> Result {
+        func implicit(_ issue: Issue) -> Result {
             writeZero(target, into: &out)
-            return Result(outcome: .implicitDefault, issue: Issue(code: code, message: message))
+            return Result(outcome: .implicitDefault, issue: issue)
+        }
+        func implicit(_ code: DiagnosticCode, _ message: String) -> Result {
+            implicit(Issue(code: code, message: message))
         }
         let found = Found(token: token, bytes: bytes)
         switch token.kind {
@@ -109,8 +112,7 @@ enum TypeCoercion {
             message.append("null converted to the ")
             message.append(utf8: target.typeName)
             message.append(" default")
-            writeZero(target, into: &out)
-            return Result(outcome: .implicitDefault, issue: Issue(code: .nullToDefault, utf8: message))
+            return implicit(Issue(code: .nullToDefault, utf8: message))
         case .array, .object:
             return implicit(.wrongType, "expected \(target.typeName), got \(found.text)")
         }

@@ -369,23 +369,11 @@ struct JSONScanner {
     /// goes on from the first byte the inspection did not pass.
     @inline(__always)
     private func scanString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
-        #if arch(x86_64)
-        if contentStart &+ 16 <= count {
-            let mask = stopMask(at: contentStart)
-            guard mask != 0 else { return try scanAnyString(from: contentStart &+ 16) }
-            let stop = contentStart &+ Int(mask.trailingZeroBitCount)
-            return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
+        guard contentStart &+ Self.step <= count else { return try scanAnyString(from: contentStart) }
+        guard let stop = firstStop(inStepAt: contentStart) else {
+            return try scanAnyString(from: contentStart &+ Self.step)
         }
-        #else
-        if contentStart &+ 8 <= count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: contentStart, as: UInt64.self))
-            let stops = Self.stopBytes(in: word)
-            guard stops != 0 else { return try scanAnyString(from: contentStart &+ 8) }
-            let stop = contentStart &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
-            return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
-        }
-        #endif
-        return try scanAnyString(from: contentStart)
+        return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
     }
 
     /// `scanString` for every string: escapes, non-ASCII characters, any length, going on from `start`, a byte of
@@ -418,19 +406,16 @@ struct JSONScanner {
     @inline(__always)
     private func firstStopByte(from start: Int) -> Int {
         var offset = start
-        #if arch(x86_64)
-        while offset &+ 16 <= count {
-            let mask = stopMask(at: offset)
-            if mask != 0 { return offset &+ Int(mask.trailingZeroBitCount) }
-            offset &+= 16
+        while offset &+ Self.step <= count {
+            if let stop = firstStop(inStepAt: offset) { return stop }
+            offset &+= Self.step
         }
-        #endif
-        while offset &+ 8 <= count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let stops = Self.stopBytes(in: word)
-            if stops != 0 { return offset &+ stops.trailingZeroBitCount &>> 3 }
+        #if arch(x86_64)
+        if offset &+ 8 <= count {  // fewer than 16 bytes left: one plain word
+            if let stop = firstStop(inWordAt: offset) { return stop }
             offset &+= 8
         }
+        #endif
         while offset < count {
             let byte = self[offset]
             if byte == .quote || byte == .backslash || byte < .firstUnescapedByte || byte >= .firstNonASCII { break }
@@ -439,21 +424,39 @@ struct JSONScanner {
         return offset
     }
 
+    /// How many bytes one inspection for stop bytes covers: 16 with SSE2 on x86-64, a plain word of 8 elsewhere.
     #if arch(x86_64)
-    /// The stop bytes among the 16 at `offset` (which must all be in the input), one bit per byte in memory order.
-    /// SSE2, which every x86-64 CPU has: read as signed bytes, every byte below U+0020 and every non-ASCII byte
-    /// (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
+    private static let step = 16
+    #else
+    private static let step = 8
+    #endif
+
+    /// The first stop byte among the `step` bytes at `offset` (which must all be in the input), or nil.
     @inline(__always)
-    private func stopMask(at offset: Int) -> Int32 {
+    private func firstStop(inStepAt offset: Int) -> Int? {
+        #if arch(x86_64)
+        // SSE2, which every x86-64 CPU has. Read as signed bytes, every byte below U+0020 and every non-ASCII byte
+        // (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
         let bytes = _mm_loadu_si128((base + offset).assumingMemoryBound(to: __m128i.self))
         let stops = _mm_or_si128(
             _mm_or_si128(
                 _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .quote))),
                 _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
             _mm_cmplt_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
-        return _mm_movemask_epi8(stops)
+        let mask = _mm_movemask_epi8(stops)
+        return mask == 0 ? nil : offset &+ Int(mask.trailingZeroBitCount)
+        #else
+        return firstStop(inWordAt: offset)
+        #endif
     }
-    #endif
+
+    /// The first stop byte among the 8 at `offset` (which must all be in the input), or nil.
+    @inline(__always)
+    private func firstStop(inWordAt offset: Int) -> Int? {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        let stops = Self.stopBytes(in: word)
+        return stops == 0 ? nil : offset &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
+    }
 
     /// A word whose byte `i` has its high bit set when byte `i` of `word` (in memory order) is `"`, `\`, below
     /// U+0020 or non-ASCII. Only the lowest mark is exact: a matching byte's borrow may mark bytes above it.

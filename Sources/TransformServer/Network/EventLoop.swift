@@ -12,9 +12,9 @@ import Glibc
 ///
 /// Deadlines: the loop keeps each connection's next deadline beside it in a table indexed by descriptor, and
 /// updates it after every event the connection handles (its start in `adopt`, `ready`, `tick`, `drain`, and the
-/// work `run` brings back from workers). The timer reads that table and wakes only the connections whose deadline has passed. Visiting
-/// every connection object on every tick cost a cache miss or more per connection: with 10,000 idle connections
-/// each tick held the loop for milliseconds, and a fresh `/health` waited behind it.
+/// work `run` brings back from workers). The timer reads that table and wakes only the connections whose
+/// deadline has passed. Visiting every connection object on every tick cost a cache miss or more per connection:
+/// with 10,000 idle connections each tick held the loop for milliseconds, and a fresh `/health` waited behind it.
 ///
 /// Readiness: the loop's connections are watched by one epoll set, and one Dispatch read source on that set runs
 /// `pollReady` on the queue whenever any of them is ready; it hands each ready connection its readiness. One
