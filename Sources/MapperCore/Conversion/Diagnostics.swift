@@ -35,8 +35,6 @@ struct Diagnostics: Sendable {
     /// The entries, once there is one.
     private var box: CopyOnWriteBox<Entries>?
     private(set) var errorCount = 0
-    /// Up to this many entries, a repeat is found by scanning the fingerprints.
-    private static let linearLimit = 256
 
     private struct Record: Sendable {
         var code: DiagnosticCode
@@ -54,9 +52,10 @@ struct Diagnostics: Sendable {
         var records: [Record] = []
         /// FNV-1a over each record's path, apart from the records so that looking for a repeat reads only these.
         var fingerprints: [UInt64] = []
-        /// Records by fingerprint, for finding repeats once there are too many to compare one by one (built on
-        /// first need).
-        var byFingerprint: [UInt64: [Int]] = [:]
+        /// An open-addressing table of the records by fingerprint: `slots[i]` is a record's index plus one, or 0
+        /// when empty. Its size is a power of two at least twice the number of records, so a lookup probes one or
+        /// two slots whatever the number of entries.
+        var slots: [Int32] = []
 
         /// Made for a conversion's first entry: room for a few dozen, so a lax conversion of messy input does not
         /// grow the buffers entry by entry from nothing.
@@ -64,33 +63,52 @@ struct Diagnostics: Sendable {
             text.reserveCapacity(1024)
             records.reserveCapacity(16)
             fingerprints.reserveCapacity(16)
+            slots = Array(repeating: 0, count: 64)
         }
 
         /// Keeps the entry whose bytes end `text` and returns true, or drops those bytes and returns false when an
         /// identical entry is kept already.
         mutating func keepUnlessRepeated(_ new: Record) -> Bool {
             let fingerprint = fingerprint(new)
-            if records.count < Diagnostics.linearLimit {
-                let repeated = fingerprints.withUnsafeBufferPointer { fingerprints in
-                    fingerprints.indices.contains { fingerprints[$0] == fingerprint && same(records[$0], new) }
-                }
-                if repeated {
+            let mask = slots.count - 1
+            var slot = Self.home(fingerprint, mask)
+            while slots[slot] != 0 {
+                let old = Int(slots[slot]) - 1
+                if fingerprints[old] == fingerprint, same(records[old], new) {
                     text.truncate(to: new.pathStart)
                     return false
                 }
-            } else {
-                if byFingerprint.isEmpty {
-                    for (index, old) in fingerprints.enumerated() { byFingerprint[old, default: []].append(index) }
-                }
-                if let candidates = byFingerprint[fingerprint], candidates.contains(where: { same(records[$0], new) }) {
-                    text.truncate(to: new.pathStart)
-                    return false
-                }
-                byFingerprint[fingerprint, default: []].append(records.count)
+                slot = (slot + 1) & mask
             }
             records.append(new)
             fingerprints.append(fingerprint)
+            slots[slot] = Int32(records.count)
+            if records.count * 2 > slots.count { rehash(size: slots.count * 2) }
             return true
+        }
+
+        /// Empties the table, keeping its size.
+        mutating func removeAll() {
+            text.removeAll(keepingCapacity: true)
+            records.removeAll(keepingCapacity: true)
+            fingerprints.removeAll(keepingCapacity: true)
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
+
+        private mutating func rehash(size: Int) {
+            slots = Array(repeating: 0, count: size)
+            let mask = size - 1
+            for (index, fingerprint) in fingerprints.enumerated() {
+                var slot = Self.home(fingerprint, mask)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(index + 1)
+            }
+        }
+
+        /// A fingerprint's first slot. FNV-1a's low bits depend only on the low bits of the bytes, so the high half
+        /// is folded in.
+        private static func home(_ fingerprint: UInt64, _ mask: Int) -> Int {
+            Int(truncatingIfNeeded: fingerprint ^ fingerprint >> 32) & mask
         }
 
         private func fingerprint(_ record: Record) -> UInt64 {
@@ -143,10 +161,7 @@ struct Diagnostics: Sendable {
             box = nil
             return
         }
-        box.value.text.removeAll(keepingCapacity: true)
-        box.value.records.removeAll(keepingCapacity: true)
-        box.value.fingerprints.removeAll(keepingCapacity: true)
-        box.value.byFingerprint.removeAll()
+        box.value.removeAll()
     }
 
     mutating func warn(_ path: String, _ issue: Issue) {

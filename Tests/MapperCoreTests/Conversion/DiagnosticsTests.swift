@@ -108,8 +108,10 @@ struct DiagnosticsTests {
         }
     }
 
-    /// Past the first 256 entries repeats are found through a table instead of a scan; both ways must agree.
-    @Test func repeatsAreFoundPastTheLinearLimit() {
+    /// Repeats are found through a table that doubles as entries arrive (64, 128, … slots): every entry must stay
+    /// findable across each growth, and a collector emptied for the next batch element must find none of the old
+    /// ones.
+    @Test func repeatsAreFoundAsTheTableGrows() {
         var diagnostics = Diagnostics(strict: false)
         for round in 0..<2 {
             for i in 0..<600 { diagnostics.record("/\(i)", .coerced, "m\(i % 7)", isError: i % 2 == 0) }
@@ -119,6 +121,12 @@ struct DiagnosticsTests {
         #expect(diagnostics.count == 601)
         #expect(diagnostics.errorCount == 300)
         #expect(diagnostics.entries[599] == Diagnostic(path: "/599", code: .coerced, message: "m4", isError: false))
+
+        diagnostics.removeAll()
+        #expect(diagnostics.isEmpty && diagnostics.errorCount == 0)
+        for i in [5, 1, 5, 598, 1] { diagnostics.record("/\(i)", .coerced, "m\(i % 7)", isError: i % 2 == 0) }
+        #expect(diagnostics.entries.map(\.path) == ["/5", "/1", "/598"])
+        #expect(diagnostics.errorCount == 1)
     }
 
     @Test func appendPrefixesPathsAndDropsRepeats() {
