@@ -50,11 +50,12 @@ struct Diagnostics: Sendable {
         /// The paths and messages of every entry, back to back.
         var text: [UInt8] = []
         var records: [Record] = []
-        /// FNV-1a over each record's path, apart from the records so that looking for a repeat reads only these.
+        /// A fingerprint of each record's path, compared before the records' bytes, and read again to place the
+        /// records when the table grows.
         var fingerprints: [UInt64] = []
         /// An open-addressing table of the records by fingerprint: `slots[i]` is a record's index plus one, or 0
-        /// when empty. Its size is a power of two at least twice the number of records, so a lookup probes one or
-        /// two slots whatever the number of entries.
+        /// when empty. Its size is a power of two at least twice the number of records, so a lookup probes a few
+        /// slots on average whatever the number of entries.
         var slots: [Int32] = []
 
         /// Made for a conversion's first entry: room for a few dozen, so a lax conversion of messy input does not
@@ -87,12 +88,22 @@ struct Diagnostics: Sendable {
             return true
         }
 
-        /// Empties the table, keeping its size.
+        /// Forgets every entry, keeping the buffers' capacity and the table's size. Only the occupied slots are
+        /// cleared, so a batch element after one with many entries does not pay for the whole table: every
+        /// occupied slot lies in a run that starts at the home of one of the records, so walking from each
+        /// record's home to the next empty slot clears them all.
         mutating func removeAll() {
+            let mask = slots.count - 1
+            for fingerprint in fingerprints {
+                var slot = Self.home(fingerprint, mask)
+                while slots[slot] != 0 {
+                    slots[slot] = 0
+                    slot = (slot + 1) & mask
+                }
+            }
             text.removeAll(keepingCapacity: true)
             records.removeAll(keepingCapacity: true)
             fingerprints.removeAll(keepingCapacity: true)
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         }
 
         private mutating func rehash(size: Int) {

@@ -129,6 +129,21 @@ struct DiagnosticsTests {
         #expect(diagnostics.errorCount == 1)
     }
 
+    /// Probes wrap past the table's end: `/73`, `/112` and `/219` have the last of 64 slots as their first, and
+    /// `/219` and `/376` the last of 128 (after the growth at 33 entries). Found by trying paths against
+    /// `Entries.home`; if the fingerprint changes, pick new ones the same way.
+    @Test func probesWrapPastTheTablesEnd() {
+        var diagnostics = Diagnostics(strict: false)
+        let paths = [73, 112, 219, 376] + Array(0..<29)
+        for _ in 0..<2 {
+            for round in 0..<2 {
+                for i in paths { diagnostics.record("/\(i)", .coerced, "m", isError: false) }
+                #expect(diagnostics.count == 33, "round \(round)")
+            }
+            diagnostics.removeAll()
+        }
+    }
+
     @Test func appendPrefixesPathsAndDropsRepeats() {
         var element = Diagnostics(strict: false)
         element.record("/uid", .coerced, "m", isError: false)
