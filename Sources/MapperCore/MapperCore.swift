@@ -17,8 +17,9 @@ public struct Converted: Sendable {
     /// The entries, as bytes until read; nil when there are none (the usual case: nothing to copy or release).
     let report: Diagnostics?
 
-    /// Every entry (for the CLI's summary); the strings are made on each read.
-    public var diagnostics: [Diagnostic] { report?.entries ?? [] }
+    /// Every entry; the strings are made on each read. Empty when the conversion did not keep them
+    /// (`ConversionOptions.keepsEntries`).
+    public var diagnostics: [Diagnostic] { report?.hasCodedPaths == true ? [] : report?.entries ?? [] }
     /// The code of every entry, in report order (for metrics; makes no strings).
     public var diagnosticCodes: [DiagnosticCode] { report?.codes ?? [] }
 
@@ -57,13 +58,16 @@ extension RegistrySnapshot {
 
     /// Converts the object at token `index` of the body as `model`.
     func run(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
-             index: Int, options: ConversionOptions, recordingBuilt: Bool = false) -> Run {
+             index: Int, options: ConversionOptions, recordingBuilt: Bool = false,
+             keepingEntries: Bool = true) -> Run {
         var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
         converter.recordsBuilt = recordingBuilt
+        if !keepingEntries { converter.diagnostics.deferPointers(to: converter.documents[0]) }
         // Output is rarely larger than its input object: one allocation instead of a doubling series.
         converter.out.reserveCapacity(tokens[index].end - tokens[index].start + 64)
         converter.convertObject(ValueRef(document: 0, index: index), as: model)
         converter.recycleScratch()
+        converter.diagnostics.stopDeferring()
         return Run(out: converter.out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
                    builtAt: converter.builtAt)
     }
@@ -84,7 +88,7 @@ extension RegistrySnapshot {
         guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
         return withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
-            let run = run(model, body, tokens, index: 0, options: options)
+            let run = run(model, body, tokens, index: 0, options: options, keepingEntries: options.keepsEntries)
             if run.diagnostics.errorCount > 0 {
                 let result = modelForm(run, model, body, tokens, index: 0, options: options)
                 return .failure(.validationFailed(ValidationReport(

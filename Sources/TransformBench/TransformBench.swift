@@ -51,6 +51,7 @@ enum TransformBench {
         options.output = normalize ? .wire : .model
         options.hash = hash
         options.batchWorkers = workers
+        options.keepsEntries = false  // as the server's `/convert` and `/normalize`
         // Sendable closures, so that the timed work carries no main-actor check on each call (about 250
         // instructions, which `main`'s own closures would pay).
         let convert = { @Sendable [options] () -> Converted? in

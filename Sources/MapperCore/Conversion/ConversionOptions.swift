@@ -23,6 +23,11 @@ public struct ConversionOptions: Sendable, Equatable {
     /// elements long enough to be worth a thread (`RegistrySnapshot.minimumElementsPerRun`); 1 converts every
     /// batch on the calling thread. The answer is the same either way.
     public var batchWorkers = 1
+    /// Whether a successful single-object `convert` keeps its report's entries, paths and messages, for
+    /// `Converted.diagnostics`. Off, a success answers only `warnings` and `diagnosticCodes` (all the server and
+    /// the CLI read of one), and its warnings' JSON Pointers are never rendered; a failure's report is complete
+    /// either way, and the count is the same.
+    public var keepsEntries = true
 
     /// The defaults of API.md.
     /// Common values are written without the general conversion (`Converter.writeCommonValue`); off only in the

@@ -35,10 +35,17 @@ struct Diagnostics: Sendable {
     /// The entries, once there is one.
     private var box: CopyOnWriteBox<Entries>?
     private(set) var errorCount = 0
+    /// The input while paths are kept coded (`deferPointers(to:)`): what they are rendered from when an entry
+    /// arrives whose path cannot be coded. Only read during the conversion that set it.
+    nonisolated(unsafe) private var deferring: DocumentStack.Document?
+    /// Whether any kept entry's path is still coded, so that `entries` cannot be read.
+    private(set) var hasCodedPaths = false
 
     private struct Record: Sendable {
         var code: DiagnosticCode
         var isError: Bool
+        /// The path is in coded form (`InputPath.writeCoded`), not a pointer.
+        var coded = false
         /// `text[pathStart..<messageStart]` is the path, `text[messageStart..<end]` the message.
         var pathStart: Int
         var messageStart: Int
@@ -124,6 +131,15 @@ struct Diagnostics: Sendable {
 
         private func fingerprint(_ record: Record) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            if record.coded {
+                // Whole words: each is a segment.
+                return text.withUnsafeBytes { text in
+                    for offset in stride(from: record.pathStart, to: record.messageStart, by: 8) {
+                        hash = (hash ^ text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9e37_79b9_7f4a_7c15
+                    }
+                    return hash ^ hash >> 29
+                }
+            }
             text.withUnsafeBytes { text in
                 for byte in text[record.pathStart..<record.messageStart] {
                     hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
@@ -133,7 +149,8 @@ struct Diagnostics: Sendable {
         }
 
         private func same(_ a: Record, _ b: Record) -> Bool {
-            guard a.code == b.code, a.isError == b.isError, a.messageStart - a.pathStart == b.messageStart - b.pathStart,
+            guard a.code == b.code, a.isError == b.isError, a.coded == b.coded,
+                  a.messageStart - a.pathStart == b.messageStart - b.pathStart,
                   a.end - a.messageStart == b.end - b.messageStart else { return false }
             return text.withUnsafeBytes { text in
                 text[a.pathStart..<a.end].elementsEqual(text[b.pathStart..<b.end])
@@ -148,8 +165,9 @@ struct Diagnostics: Sendable {
     /// The entries' codes, in report order.
     var codes: [DiagnosticCode] { box?.value.records.map(\.code) ?? [] }
 
-    /// Every entry, its path and message made into strings now.
+    /// Every entry, its path and message made into strings now. Not for a collector whose paths are still coded.
     var entries: [Diagnostic] {
+        precondition(!hasCodedPaths, "entries read while paths are coded")
         guard let box else { return [] }
         return box.value.text.withUnsafeBytes { text in
             box.value.records.map { record in
@@ -168,6 +186,7 @@ struct Diagnostics: Sendable {
     /// element).
     mutating func removeAll() {
         errorCount = 0
+        hasCodedPaths = false
         guard isKnownUniquelyReferenced(&box), let box else {
             box = nil
             return
@@ -186,6 +205,7 @@ struct Diagnostics: Sendable {
     /// `message` is UTF-8, and must not point into this collector's own buffer (appending may move it).
     private mutating func record(_ path: String, _ code: DiagnosticCode, _ message: UnsafeRawBufferPointer,
                                  isError: Bool) {
+        if let document = deferring { renderCodedPaths(from: document) }
         let box = writable()
         let start = box.value.text.count
         box.value.text.append(utf8: path)
@@ -205,14 +225,72 @@ struct Diagnostics: Sendable {
     /// this collector's own buffer (appending may move it).
     mutating func record(_ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
+        if let document = deferring {
+            if !isError, extra == nil {
+                let box = writable()
+                let start = box.value.text.count
+                if path.writeCoded(into: &box.value.text) {
+                    finish(box, code, message, isError: false, pathStart: start, coded: true)
+                    return
+                }
+            }
+            renderCodedPaths(from: document)
+        }
         let box = writable()
         let start = box.value.text.count
         path.write(documents, appending: extra, into: &box.value.text)
         finish(box, code, message, isError: isError, pathStart: start)
     }
 
+    // MARK: - Coded paths
+
+    /// Keeps the paths of warnings coded (`InputPath.writeCoded`: a word per segment) instead of rendering each
+    /// JSON Pointer, until an entry arrives whose path cannot be coded (an error, a renamed or absent key, a
+    /// pointer given as a string); then every coded path is rendered from `input` and kept entries repeat-checked
+    /// as pointers, and the collector goes on as usual. For a conversion whose caller reads only the count and
+    /// the codes of a success (`ConversionOptions.keepsEntries` off); an error always renders every path.
+    ///
+    /// The count stays exact. Repeats are found among coded paths by their words and message: two coded paths
+    /// name the same value exactly when their words are equal, because every lookup the converter makes in the
+    /// input (key slots, key paths, dictionary members) resolves a key to its last occurrence by decoded name,
+    /// so two different members it visits in one object always have different names (`InputPath.writeCoded`).
+    mutating func deferPointers(to input: DocumentStack.Document) {
+        deferring = input
+    }
+
+    /// Stops coding paths and forgets the input (a finished conversion's document is gone); coded paths stay
+    /// coded, so `count` and `codes` still answer and `entries` may not be read.
+    mutating func stopDeferring() {
+        deferring = nil
+    }
+
+    /// Renders every coded path from `input` and keeps the entries again, dropping any that now repeat an
+    /// earlier one as pointers; paths are not coded from here on.
+    private mutating func renderCodedPaths(from input: DocumentStack.Document) {
+        deferring = nil
+        guard hasCodedPaths, let old = box?.value else { return }
+        hasCodedPaths = false
+        let box = writable()
+        box.value.removeAll()
+        errorCount = 0
+        old.text.withUnsafeBytes { text in
+            for record in old.records {
+                let start = box.value.text.count
+                let path = UnsafeRawBufferPointer(rebasing: text[record.pathStart..<record.messageStart])
+                if record.coded {
+                    InputPath.writePointer(coded: path, in: input, into: &box.value.text)
+                } else {
+                    box.value.text.append(bytes: path)
+                }
+                finish(box, record.code, UnsafeRawBufferPointer(rebasing: text[record.messageStart..<record.end]),
+                       isError: record.isError, pathStart: start)
+            }
+        }
+    }
+
     /// Adds another collector's entries with `prefix` in front of each path (batch elements, compare sides).
     mutating func append(_ other: Diagnostics, prefix: String) {
+        precondition(!other.hasCodedPaths && deferring == nil, "entries appended while paths are coded")
         guard let source = other.box else { return }
         let box = writable()
         source.value.text.withUnsafeBytes { sourceText in
@@ -231,11 +309,12 @@ struct Diagnostics: Sendable {
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
     private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode,
-                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int) {
+                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int, coded: Bool = false) {
         let messageStart = box.value.text.count
         box.value.text.append(bytes: message)
-        keepUnlessRepeated(Record(code: code, isError: isError, pathStart: pathStart, messageStart: messageStart,
-                                  end: box.value.text.count), in: box)
+        keepUnlessRepeated(Record(code: code, isError: isError, coded: coded, pathStart: pathStart,
+                                  messageStart: messageStart, end: box.value.text.count), in: box)
+        if coded { hasCodedPaths = true }
     }
 
     /// Keeps the entry whose bytes end the buffer unless it repeats one, counting it when it is an error.

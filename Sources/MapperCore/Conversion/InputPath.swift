@@ -71,6 +71,64 @@ struct InputPath {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the path in coded form and returns true when every segment is a key of the input (document 0) or
+    /// an index: one word per segment, a key as its token's index times two, an index as twice it plus one.
+    /// Otherwise (a renamed key, an absent one, a rebuilt document) appends nothing and returns false.
+    ///
+    /// Two coded paths are equal exactly when their segments are. Within one input without repeated keys, that
+    /// is exactly when their pointers are: segments that differ first at a key name different members of one
+    /// object, and at an index different elements of one array (the segments before them, being equal, lead to
+    /// the same container, so a key cannot meet an index there).
+    func writeCoded(into out: inout [UInt8]) -> Bool {
+        segments.withUnsafeBufferPointer { segments in
+            for segment in segments {
+                switch segment {
+                case .key(let document, _) where document == 0: continue
+                case .index: continue
+                default: return false
+                }
+            }
+            guard !segments.isEmpty else { return true }
+            out.append(addingCapacity: segments.count * 8) { (span: inout OutputSpan<UInt8>) in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    let words = UnsafeMutableRawPointer(buffer.baseAddress!)
+                    for (offset, segment) in segments.enumerated() {
+                        let word: UInt64
+                        switch segment {
+                        case .key(_, let token): word = UInt64(token) &* 2
+                        case .index(let i): word = UInt64(i) &* 2 &+ 1
+                        default: preconditionFailure("checked above")
+                        }
+                        words.storeBytes(of: word, toByteOffset: offset * 8, as: UInt64.self)
+                    }
+                    initialized = segments.count * 8
+                }
+            }
+            return true
+        }
+    }
+
+    /// Appends the pointer of a path in coded form (`writeCoded`), its keys read from `document` (the input).
+    static func writePointer(coded: UnsafeRawBufferPointer, in document: DocumentStack.Document,
+                             into out: inout [UInt8]) {
+        for offset in stride(from: 0, to: coded.count, by: 8) {
+            let word = coded.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            out.append(UInt8(ascii: "/"))
+            if word & 1 == 1 {
+                out.append(decimal: Int(word >> 1))
+                continue
+            }
+            let key = document.tokens[Int(word >> 1)]
+            if key.hasEscapes {
+                var decoded: [UInt8] = []
+                JSONStrings.decode(key, in: document.bytes, into: &decoded)
+                decoded.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+            } else {
+                JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]), to: &out)
+            }
+        }
+    }
+
     /// Appends the pointer (and then `extra` as one more token) to `out`.
     func write(_ documents: DocumentStack, appending extra: [UInt8]? = nil, into out: inout [UInt8]) {
         var start = segments.count

@@ -90,6 +90,7 @@ enum ConvertCommand {
         options.maxDepth = configuration.maxNestingDepth
         options.maxReportEntries = configuration.maxReportEntries
         options.batchWorkers = configuration.resolvedBatchWorkers
+        options.keepsEntries = false  // a success is summarised by its count
         let maxLineBytes = configuration.maxNdjsonLineBytes
         let source = SchemaSource.resolve(config: parsed.config, schemas: parsed.schemas)
         let registry = SchemaRegistry()

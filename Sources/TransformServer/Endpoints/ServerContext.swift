@@ -41,6 +41,7 @@ final class ServerContext: Sendable {
         options.maxDepth = configuration.maxNestingDepth
         options.maxReportEntries = configuration.maxReportEntries
         options.batchWorkers = batchWorkers
+        options.keepsEntries = false  // a success answers its count and codes only
         return options
     }
 }

@@ -21,8 +21,7 @@ extension RegistrySnapshot {
         options.mode = mode
         options.output = output
         options.input = from
-        let bytes = Array(input.utf8)
-        switch bytes.withUnsafeBytes({ convert($0, model: model, options: options) }) {
+        switch convertBothWays(Array(input.utf8), model: model, options: options) {
         case .success(let converted):
             return Produced(status: 200, output: String(decoding: converted.body, as: UTF8.self),
                             entries: Outcome.entries(converted.diagnostics))

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Testing
+
 @testable import MapperCore
 
 /// Builds registries from inline schema documents and runs conversions on strings.
@@ -44,8 +46,7 @@ extension RegistrySnapshot {
         options.output = output
         options.input = form
         options.hash = hash
-        let bytes = Array(input.utf8)
-        let result = bytes.withUnsafeBytes { convert($0, model: model, options: options) }
+        let result = convertBothWays(Array(input.utf8), model: model, options: options)
         switch result {
         case .success(let converted):
             return Outcome(status: 200, body: String(decoding: converted.body, as: UTF8.self),
@@ -60,4 +61,28 @@ extension RegistrySnapshot {
 
     /// Model-form output of a lax conversion that must succeed.
     func converted(_ model: String, _ input: String) -> String { run(model, input).body }
+}
+
+extension RegistrySnapshot {
+    /// `convert` with `options`, checked against the same conversion with `keepsEntries` off (the server's and the
+    /// CLI's setting, under which warnings keep coded paths): the two must agree on everything that setting
+    /// answers — the body, the warning count and the codes of a success, every byte of a failure. Every conversion
+    /// test that goes through `run` or `produce` checks this.
+    func convertBothWays(_ bytes: [UInt8], model: String, options: ConversionOptions) -> Result<Converted, MappingError> {
+        let kept = bytes.withUnsafeBytes { convert($0, model: model, options: options) }
+        var lean = options
+        lean.keepsEntries = false
+        let coded = bytes.withUnsafeBytes { convert($0, model: model, options: lean) }
+        switch (kept, coded) {
+        case (.success(let kept), .success(let coded)):
+            #expect(coded.body == kept.body, "body with keepsEntries off")
+            #expect(coded.warnings == kept.warnings, "warning count with keepsEntries off")
+            #expect(coded.diagnosticCodes == kept.diagnosticCodes, "codes with keepsEntries off")
+        case (.failure(let kept), .failure(let coded)):
+            #expect(coded.body(requestId: nil) == kept.body(requestId: nil), "failure with keepsEntries off")
+        default:
+            Testing.Issue.record("keepsEntries off gave \(coded), on gave \(kept)")
+        }
+        return kept
+    }
 }

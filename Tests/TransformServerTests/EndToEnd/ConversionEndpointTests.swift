@@ -84,6 +84,33 @@ import Testing
         #expect(try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/vnd.x+json"]).status == 422)
     }
 
+    /// `/convert` answers a success's warnings from coded paths (the server does not keep its entries); its count
+    /// must be `/validate`'s, with a value read twice and a duplicate key in the mix, and a failure's report must
+    /// list every path, those before its first error included.
+    @Test func convertCountsWarningsAsValidateListsThem() throws {
+        let schema = #"{"name":"W","properties":{"items":{"type":"array","of":"int32"},"a":{"type":"int32","key":"v"},"#
+            + #""b":{"type":"int32","key":"v"},"c":{"type":"int64","key":"v"},"k":{"type":"int32","key":"x/y"},"#
+            + #""req":{"type":"string","required":true}}}"#
+        let server = try ServerProcess(schemas: ["w.json": schema])
+        let client = try server.client()
+        let body = #"{"items":["1","2",3],"v":"7","x/y":"8","k":1,"k":2,"req":"r"}"#
+        let converted = try client.request("POST", "/convert/W", body: body)
+        #expect(converted.status == 200)
+        #expect(converted.text == #"{"items":[1,2,3],"a":7,"b":7,"c":7,"k":8,"req":"r"}"#)
+        let validated = try client.request("POST", "/validate/W", body: body)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.text.utf8)) as? [String: Any])
+        let warnings = try #require(report["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["path"] as? String } == ["/items/0", "/items/1", "/v", "/v", "/x~1y", "/k"])
+        #expect(converted.header("X-Transform-Warnings") == String(warnings.count))
+        #expect(validated.header("X-Transform-Warnings") == String(warnings.count))
+
+        let failed = try client.request("POST", "/convert/W", body: #"{"items":["1"],"v":"7","x/y":"8"}"#)
+        #expect(failed.status == 422)
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(failed.text.utf8)) as? [String: Any])
+        #expect((failure["warnings"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/items/0", "/v", "/v", "/x~1y"])
+        #expect((failure["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/req"])
+    }
+
     @Test func convertsArraysDictionariesAndCompares() throws {
         let server = try ServerProcess()
         let client = try server.client()
