@@ -16,18 +16,21 @@ public struct Converted: Sendable {
     public var modelHash: String?
     /// The entries, as bytes until read; nil when there are none (the usual case: nothing to copy or release).
     let report: Diagnostics?
+    /// `ConversionOptions.keepsEntries` of the conversion.
+    private let keptEntries: Bool
 
     /// Every entry; the strings are made on each read. Empty when the conversion did not keep them
-    /// (`ConversionOptions.keepsEntries`).
-    public var diagnostics: [Diagnostic] { report?.hasCodedPaths == true ? [] : report?.entries ?? [] }
+    /// (`ConversionOptions.keepsEntries` off), whether or not its paths were rendered.
+    public var diagnostics: [Diagnostic] { keptEntries ? report?.entries ?? [] : [] }
     /// The code of every entry, in report order (for metrics; makes no strings).
     public var diagnosticCodes: [DiagnosticCode] { report?.codes ?? [] }
 
-    init(body: [UInt8], warnings: Int, modelHash: String?, report: Diagnostics) {
+    init(body: [UInt8], warnings: Int, modelHash: String?, report: Diagnostics, keptEntries: Bool = true) {
         self.body = body
         self.warnings = warnings
         self.modelHash = modelHash
         self.report = report.isEmpty ? nil : report
+        self.keptEntries = keptEntries
     }
 }
 
@@ -98,7 +101,7 @@ extension RegistrySnapshot {
             let hash = options.hash
                 ? SHA256.hexDigest(modelForm(run, model, body, tokens, index: 0, options: options)) : nil
             return .success(Converted(body: run.out, warnings: run.diagnostics.count, modelHash: hash,
-                                      report: run.diagnostics))
+                                      report: run.diagnostics, keptEntries: options.keepsEntries))
         }
     }
 

@@ -12,6 +12,7 @@ import MapperCore
 /// that follow a warm-up. `--print` writes the converted output once instead (to check it against a peer's);
 /// `--iterations N` runs exactly N conversions untimed (for instruction counts under callgrind). `--hash` adds the
 /// model hash, as `?hash=true` does. `--workers N` converts a batch on up to N threads (`batchWorkers`; default 1).
+/// The options are the server's otherwise: a success keeps its warnings' count and codes only (`keepsEntries`).
 @main
 enum TransformBench {
     static let usage = """

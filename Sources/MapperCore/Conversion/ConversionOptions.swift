@@ -25,8 +25,9 @@ public struct ConversionOptions: Sendable, Equatable {
     public var batchWorkers = 1
     /// Whether a successful single-object `convert` keeps its report's entries, paths and messages, for
     /// `Converted.diagnostics`. Off, a success answers only `warnings` and `diagnosticCodes` (all the server and
-    /// the CLI read of one), and its warnings' JSON Pointers are never rendered; a failure's report is complete
-    /// either way, and the count is the same.
+    /// the CLI read of one), and its warnings' JSON Pointers are not rendered unless an entry that needs a
+    /// rendered one arrives (`Diagnostics.deferPointers`); a failure's report is complete either way, and the
+    /// count is the same.
     public var keepsEntries = true
 
     /// The defaults of API.md.

@@ -245,15 +245,18 @@ struct Diagnostics: Sendable {
     // MARK: - Coded paths
 
     /// Keeps the paths of warnings coded (`InputPath.writeCoded`: a word per segment) instead of rendering each
-    /// JSON Pointer, until an entry arrives whose path cannot be coded (an error, a renamed or absent key, a
-    /// pointer given as a string); then every coded path is rendered from `input` and kept entries repeat-checked
-    /// as pointers, and the collector goes on as usual. For a conversion whose caller reads only the count and
-    /// the codes of a success (`ConversionOptions.keepsEntries` off); an error always renders every path.
+    /// JSON Pointer, until an entry arrives whose path cannot be coded (an error, a renamed or absent key, a key
+    /// of a rebuilt document even when not renamed, a pointer given as a string such as `duplicate_key`'s); then
+    /// every coded path is rendered from `input` and the kept entries are repeat-checked as pointers, and the
+    /// collector goes on as usual. For a conversion whose caller reads only the count and the codes of a success
+    /// (`ConversionOptions.keepsEntries` off); an error always renders every path.
     ///
-    /// The count stays exact. Repeats are found among coded paths by their words and message: two coded paths
-    /// name the same value exactly when their words are equal, because every lookup the converter makes in the
-    /// input (key slots, key paths, dictionary members) resolves a key to its last occurrence by decoded name,
-    /// so two different members it visits in one object always have different names (`InputPath.writeCoded`).
+    /// The count stays exact. Repeats are found among coded paths by their words and message, and two coded
+    /// paths name the same value exactly when their words are equal, for two reasons:
+    /// - every lookup that pushes a coded segment (key slots, key paths, `unwrap`, dictionary members) resolves a
+    ///   key to its last occurrence by decoded name, so two members it visits in one object have different names;
+    /// - a repeated key the converter meets is always reported as `duplicate_key` with a pointer given as a
+    ///   string, which ends the coding, so paths that are still coded never ran through an object with one.
     mutating func deferPointers(to input: DocumentStack.Document) {
         deferring = input
     }

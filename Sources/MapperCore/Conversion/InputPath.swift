@@ -75,10 +75,11 @@ struct InputPath {
     /// an index: one word per segment, a key as its token's index times two, an index as twice it plus one.
     /// Otherwise (a renamed key, an absent one, a rebuilt document) appends nothing and returns false.
     ///
-    /// Two coded paths are equal exactly when their segments are. Within one input without repeated keys, that
+    /// Two coded paths are equal exactly when their segments are. Within objects without repeated keys, that
     /// is exactly when their pointers are: segments that differ first at a key name different members of one
     /// object, and at an index different elements of one array (the segments before them, being equal, lead to
-    /// the same container, so a key cannot meet an index there).
+    /// the same container, so a key cannot meet an index there). `Diagnostics.deferPointers` says why the paths
+    /// it codes never run through an object with a repeated key.
     func writeCoded(into out: inout [UInt8]) -> Bool {
         segments.withUnsafeBufferPointer { segments in
             for segment in segments {

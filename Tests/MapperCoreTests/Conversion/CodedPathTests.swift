@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Foundation
 import Testing
 
 @testable import MapperCore
@@ -67,6 +68,7 @@ struct CodedPathTests {
             entries: ["/items/0/n coerced", "/p duplicate_key", "/p coerced"]))
         let lean = try #require(convert("CP_Outer", input, keepsEntries: false))
         #expect(lean.warnings == 3)
+        #expect(lean.diagnostics.isEmpty)  // not kept, though rendered from the duplicate key on
     }
 
     /// With `keepsEntries` off a success answers its count and codes, and no entries.
@@ -79,4 +81,95 @@ struct CodedPathTests {
         #expect(lean.warnings == 2 && lean.diagnosticCodes == [.coerced, .coerced])
         #expect(lean.body == full.body)
     }
+
+    // MARK: - Random objects
+
+    /// Schemas that reach every way a value is looked up and visited: key paths, fallback lists, a key with a
+    /// dot, several properties on one key, arrays, sets, dictionaries (of models too), `any`, a self-reference,
+    /// `classForDictionary`, `willTransform` (rename, remove, defaults, a two-step `unwrap`), `unknownKeys:
+    /// reject`, constraints, `required` and defaults.
+    static let randomModels = [
+        #"{"name":"RL","properties":{"n":"int32","s":"string","b":"bool","d":"decimal","m":{"type":"int32","key":"n"}}}"#,
+        #"{"name":"RR","properties":{"i":"int32","kp":{"type":"int32","key":"a.b"},"kp2":{"type":"int64","key":"a.b"},"#
+            + #""fb":{"type":"int32","key":["x","a.c","y"]},"leaf":"RL","arr":{"type":"array","of":"int32"},"#
+            + #""set":{"type":"set","of":"int32"},"dict":{"type":"dictionary","of":"int32"},"#
+            + #""dl":{"type":"dictionary","of":"RL"},"al":{"type":"array","of":"RL"},"#
+            + #""nested":{"type":"array","of":{"type":"set","of":"int32"}},"any":"any","dotted":{"type":"int32","key":".e"},"#
+            + #""deep":{"type":"int32","key":"y.b.c"},"dflt":{"type":"int32","key":"x","default":5},"#
+            + #""self":"RR","poly":"RB","wt":"RW","u":"RU","lim":{"type":"int32","minimum":0},"#
+            + #""dset":{"type":"set","of":"RL"},"i2":{"type":"int32","key":"i"},"kp3":{"type":"double","key":["a.b","i"]}}}"#,
+        #"{"name":"RB","properties":{"kind":"string","n":"int32"},"#
+            + #""classForDictionary":[{"when":{"key":"kind","equals":"sub"},"use":"RS"},{"when":{"has":"a.b"},"use":"RS"}]}"#,
+        #"{"name":"RS","extends":"RB","properties":{"extra":"int32","kp":{"type":"int32","key":"a.b"}}}"#,
+        #"{"name":"RW","willTransform":{"rename":{"old":"n"},"remove":["s"],"defaults":{"b":"yes"}},"#
+            + #""properties":{"n":"int32","b":"bool","i":"int32","arr":{"type":"array","of":"int32"}}}"#,
+        #"{"name":"RU","willTransform":{"unwrap":"data.x"},"#
+            + #""properties":{"n":"int32","i":"int32","leaf":"RL","req":{"type":"int32","required":true,"key":"i"}}}"#,
+        #"{"name":"RJ","unknownKeys":"reject","properties":{"n":"int32","kp":{"type":"int32","key":"a.b"}}}"#,
+    ]
+
+    /// Random objects over those schemas' keys (some spelled with `\u` escapes, some members repeated), in every
+    /// mode and form, convert the same with `keepsEntries` off as on: body, count, codes and hash of a success,
+    /// every byte of a failure. Seeded, so a failure repeats; about 4,000 conversions.
+    @Test func randomObjectsConvertTheSameWithCodedPaths() throws {
+        let snapshot = try ConversionFixture.snapshot(Self.randomModels).get()
+        var random = NumberFixture.Random(seed: 7)
+        var endedCoded = 0
+        for _ in 0..<2_000 {
+            let input = Self.randomObject(&random, depth: 0)
+            let model = ["RR", "RR", "RR", "RL", "RB", "RW", "RU", "RJ"][random.below(8)]
+            var options = ConversionOptions()
+            options.mode = random.below(5) == 0 ? .strict : .lax
+            options.output = random.below(5) < 2 ? .wire : .model
+            options.input = random.below(7) == 0 ? .model : .wire
+            options.hash = random.below(5) == 0
+            var lean = options
+            lean.keepsEntries = false
+            let kept = Array(input.utf8).withUnsafeBytes { snapshot.convert($0, model: model, options: options) }
+            let coded = Array(input.utf8).withUnsafeBytes { snapshot.convert($0, model: model, options: lean) }
+            switch (kept, coded) {
+            case (.success(let kept), .success(let coded)):
+                if coded.report?.hasCodedPaths == true { endedCoded += 1 }
+                #expect(coded.body == kept.body && coded.warnings == kept.warnings
+                            && coded.diagnosticCodes == kept.diagnosticCodes && coded.modelHash == kept.modelHash,
+                        "\(model) \(options) \(input)")
+            case (.failure(let kept), .failure(let coded)):
+                #expect(coded.body(requestId: nil) == kept.body(requestId: nil), "\(model) \(options) \(input)")
+            default:
+                Testing.Issue.record("\(model) \(options) \(input): \(kept) against \(coded)")
+            }
+        }
+        #expect(endedCoded > 100, "too few successes kept their paths coded to the end to test them")
+    }
+
+    private static let randomKeys = ["i", "a", "b", "c", "x", "y", "leaf", "arr", "set", "dict", "dl", "al", "nested",
+                                     "any", ".e", "self", "poly", "wt", "u", "n", "s", "d", "m", "data", "kind", "old",
+                                     "extra", "lim", "dset", "zz", "a/b", "~"]
+    private static let randomScalars = ["1", #""1""#, #""2""#, "1.5", "-3", #""x""#, "true", "false", "null", #""yes""#,
+                                        "300000000000", #""sub""#, "0", #""7""#, "2.0", #"" 4 ""#, #""null""#]
+
+    private static func randomObject(_ random: inout NumberFixture.Random, depth: Int) -> String {
+        var members: [String] = []
+        for _ in 0..<random.below(7) {
+            let key = randomKeys[random.below(randomKeys.count)].unicodeScalars.map { scalar in
+                random.below(7) == 0 ? String(format: "\\u%04x", scalar.value) : String(scalar)
+            }.joined()
+            members.append("\"\(key)\":" + randomValue(&random, depth: depth))
+            if random.below(7) == 0 { members.append(members[members.count - 1]) }  // a repeated member
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private static func randomValue(_ random: inout NumberFixture.Random, depth: Int) -> String {
+        if depth > 3 || random.below(9) < 5 { return randomScalars[random.below(randomScalars.count)] }
+        if random.below(5) < 2 {
+            return "[" + (0..<random.below(5)).map { _ in randomValue(&random, depth: depth + 1) }.joined(separator: ",") + "]"
+        }
+        return randomObject(&random, depth: depth + 1)
+    }
+}
+
+private extension NumberFixture.Random {
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -66,7 +66,7 @@ struct CommonValueShortcutTests {
     }
 
     @Test func mixedObjectsConvertTheSameBothWays() {
-        var random = SplitMix(seed: 20_151_004)
+        var random = NumberFixture.Random(seed: 20_151_004)
         for _ in 0..<400 {
             var members: [String] = []
             for key in Self.keys where random.next() % 3 != 0 {
@@ -112,18 +112,5 @@ struct CommonValueShortcutTests {
         case .failure(let error):
             return "\(error.status) \(error.code)"
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing case can be replayed.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

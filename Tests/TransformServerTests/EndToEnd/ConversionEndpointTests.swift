@@ -84,8 +84,9 @@ import Testing
         #expect(try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/vnd.x+json"]).status == 422)
     }
 
-    /// `/convert` answers a success's warnings from coded paths (the server does not keep its entries); its count
-    /// must be `/validate`'s, with a value read twice and a duplicate key in the mix, and a failure's report must
+    /// `/convert` counts a success's warnings with their paths coded (the server does not keep its entries): its
+    /// count must be `/validate`'s for a body that keeps them coded to the end (a value read twice, whose two
+    /// `int32` reads are one entry) and for one whose duplicate key renders them midway; and a failure's report must
     /// list every path, those before its first error included.
     @Test func convertCountsWarningsAsValidateListsThem() throws {
         let schema = #"{"name":"W","properties":{"items":{"type":"array","of":"int32"},"a":{"type":"int32","key":"v"},"#
@@ -93,6 +94,13 @@ import Testing
             + #""req":{"type":"string","required":true}}}"#
         let server = try ServerProcess(schemas: ["w.json": schema])
         let client = try server.client()
+        let coded = #"{"items":["1","2",3],"v":"7","x/y":"8","req":"r"}"#
+        let codedCount = try client.request("POST", "/convert/W", body: coded).header("X-Transform-Warnings")
+        let codedReport = try client.request("POST", "/validate/W", body: coded)
+        #expect(codedReport.text.contains(#""warnings":[{"path":"/items/0","#))
+        #expect(codedCount == "5")
+        #expect(codedReport.header("X-Transform-Warnings") == "5")
+
         let body = #"{"items":["1","2",3],"v":"7","x/y":"8","k":1,"k":2,"req":"r"}"#
         let converted = try client.request("POST", "/convert/W", body: body)
         #expect(converted.status == 200)
