@@ -259,7 +259,8 @@ def markdown_tables(results, ratio_table):
         lines.append("| %s | %s |" % (labels[workload], " | ".join(cells)))
     counted = [(workload, entry) for workload, entry in results.items() if "instructions_per_op" in entry]
     if counted:
-        lines += ["", "Our instructions per conversion (valgrind --tool=callgrind; the same from run to run):", "",
+        lines += ["", "Our instructions per conversion (valgrind --tool=callgrind; the same from run to run within a few "
+                  "instructions):", "",
                   "| workload | instructions | per input byte |", "|---|---:|---:|"]
         for workload, entry in counted:
             count = entry["instructions_per_op"]

@@ -182,7 +182,7 @@ instructions() {
 
 # Callgrind's instruction total for `command` with --iterations $1. Swift seeds its hash function randomly per
 # process, which moves dictionary and set work by a hundred instructions or so from run to run; a fixed seed makes
-# the count repeat exactly.
+# the count repeat to within a few instructions.
 callgrind_total() {
   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "${command[@]}" --iterations "$1" 2>&1 \
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
