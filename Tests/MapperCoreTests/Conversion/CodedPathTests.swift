@@ -14,8 +14,9 @@ struct CodedPathTests {
         #"{"name":"CP_Outer","properties":{"items":{"type":"array","of":"CP_Item"},"p":"int32","#
             + #""q":{"type":"int32","key":"a/b~c"},"r":{"type":"int32","key":"x.y"},"#
             + #""d":{"type":"dictionary","of":"int32"},"req":{"type":"string","required":true}}}"#,
-        // `keep` is read from the rebuilt object (a document of its own) before `new`, whose path is reset.
-        #"{"name":"CP_Renamed","willTransform":{"rename":{"old":"new"}},"#
+        // `keep` is read from the rebuilt object (a document of its own) before `new`, whose key was renamed; the
+        // removed `junk` puts `keep` at another token index there than in the input.
+        #"{"name":"CP_Renamed","willTransform":{"rename":{"old":"new"},"remove":["junk"]},"#
             + #""properties":{"keep":"int32","new":"int32","must":{"type":"string","required":true}}}"#,
         // One value read three times: twice with the same message, once with another.
         #"{"name":"CP_Twice","properties":{"a":{"type":"int32","key":"v"},"b":{"type":"int32","key":"v"},"#
@@ -39,10 +40,12 @@ struct CodedPathTests {
                       "/d/k coerced", "!/req missing_required"]))
     }
 
-    /// Paths in a rebuilt document are not coded (their keys are not the input's): `keep` is reported at its own
-    /// key, not at the input token with the same index.
+    /// Paths into a rebuilt document are not coded: each of its members carries its input pointer (a reset
+    /// segment), and `InputPath.writeCoded` refuses keys of any document but the input besides (a check no input
+    /// can reach while rebuilt members carry their pointers). `keep` is reported at its input key, not at `junk`,
+    /// the input's key at the token index `keep` has in the rebuilt object.
     @Test func pathsInARebuiltObjectAreRenderedFromIt() {
-        #expect(Self.registry.produce("CP_Renamed", #"{"keep":"2","old":"1"}"#) == Produced(
+        #expect(Self.registry.produce("CP_Renamed", #"{"junk":1,"keep":"2","old":"1"}"#) == Produced(
             status: 422, output: #"{"keep":2,"new":1}"#,
             entries: ["/keep coerced", "/old coerced", "!/must missing_required"]))
     }
