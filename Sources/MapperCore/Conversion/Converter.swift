@@ -81,6 +81,25 @@ struct Converter {
         }
     }
 
+    /// Records `coerced` for the value at `token`, written from `from` on: `<found> converted to <type>
+    /// <written>`, the message written straight into the report (the most frequent warning, so it gets no array
+    /// of its own).
+    mutating func warnCoerced(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
+                              writtenFrom from: Int, fractionTruncated: Bool) {
+        let typeName = value.typeName
+        let written = out  // shared, not copied: nothing writes `out` while this holds it
+        written.withUnsafeBytes { written in
+            diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
+                ValueDescription.write(token, in: bytes, into: &message)
+                message.append(" converted to ")
+                message.append(utf8: typeName)
+                message.append(UInt8(ascii: " "))
+                message.append(bytes: UnsafeRawBufferPointer(rebasing: written[from...]))
+                if fractionTruncated { message.append(" (fraction truncated)") }
+            }
+        }
+    }
+
     mutating func fail(_ code: DiagnosticCode, _ message: String, extra: [UInt8]? = nil) {
         diagnostics.record(code, message, isError: true, at: path, in: documents, appending: extra)
     }
@@ -88,7 +107,8 @@ struct Converter {
     // MARK: - Values
 
     /// Converts the value at `ref` as `value`, writing its bytes. Issues of scalars are returned, not recorded:
-    /// the caller records them, or replaces them with `element_dropped`.
+    /// the caller records them, or replaces them with `element_dropped`. A `coerced` value is the exception: it is
+    /// always kept, so its warning is recorded here, its message written straight into the report.
     mutating func convert(_ ref: ValueRef, as value: CompiledValue) -> TypeCoercion.Result {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
@@ -128,6 +148,10 @@ struct Converter {
                                               instant: &instant, into: &out)
                 default: preconditionFailure("unreachable")
                 }
+            }
+            if let from = result.coercedFrom {
+                warnCoerced(token, bytes, as: value, writtenFrom: from, fractionTruncated: result.fractionTruncated)
+                result.coercedFrom = nil
             }
         }
         if result.outcome == .value, let constraints = value.constraints {

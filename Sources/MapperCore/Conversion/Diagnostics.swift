@@ -20,7 +20,8 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 /// Entries are kept as bytes, every path and message back to back in one buffer, and become `Diagnostic` values
 /// only when `entries` is read. A `/convert` that answers 200 reads only the count and the codes, so its
 /// warnings (a lax conversion of messy input can have dozens) make no path or entry strings: the converter writes
-/// each path straight into the buffer, and a coercion's message arrives as bytes (`Issue.utf8`).
+/// each path straight into the buffer, writes a `coerced` message there from its parts (`Converter.warnCoerced`),
+/// and hands other messages over as bytes (`Issue.utf8`).
 ///
 /// Identical means equal bytes of path and message, and the same code (SEMANTICS.md "Reports"; "Bytes": no Unicode
 /// normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
@@ -225,12 +226,19 @@ struct Diagnostics: Sendable {
     /// this collector's own buffer (appending may move it).
     mutating func record(_ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
                          at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
+        record(code, isError: isError, at: path, in: documents, appending: extra) { $0.append(bytes: message) }
+    }
+
+    /// As above, with the message written by `message` straight into the buffer, after the path (a `coerced`
+    /// warning's parts, `Converter.warnCoerced`).
+    mutating func record(_ code: DiagnosticCode, isError: Bool, at path: InputPath, in documents: DocumentStack,
+                         appending extra: [UInt8]? = nil, message: (inout [UInt8]) -> Void) {
         if let document = deferring {
             if !isError, extra == nil {
                 let box = writable()
                 let start = box.value.text.count
                 if path.writeCoded(into: &box.value.text) {
-                    finish(box, code, message, isError: false, pathStart: start, coded: true)
+                    finish(box, code, isError: false, pathStart: start, coded: true, message: message)
                     return
                 }
             }
@@ -239,7 +247,7 @@ struct Diagnostics: Sendable {
         let box = writable()
         let start = box.value.text.count
         path.write(documents, appending: extra, into: &box.value.text)
-        finish(box, code, message, isError: isError, pathStart: start)
+        finish(box, code, isError: isError, pathStart: start, message: message)
     }
 
     // MARK: - Coded paths
@@ -312,9 +320,15 @@ struct Diagnostics: Sendable {
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
     private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode,
-                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int, coded: Bool = false) {
+                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int) {
+        finish(box, code, isError: isError, pathStart: pathStart) { $0.append(bytes: message) }
+    }
+
+    /// As above, the message written by `message`.
+    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode, isError: Bool,
+                                 pathStart: Int, coded: Bool = false, message: (inout [UInt8]) -> Void) {
         let messageStart = box.value.text.count
-        box.value.text.append(bytes: message)
+        message(&box.value.text)
         keepUnlessRepeated(Record(code: code, isError: isError, coded: coded, pathStart: pathStart,
                                   messageStart: messageStart, end: box.value.text.count), in: box)
         if coded { hasCodedPaths = true }

@@ -60,9 +60,7 @@ extension TypeCoercion {
             return Result(outcome: .value, issue: Issue(code: .fractionTruncated,
                 message: "\(found()) truncated to microseconds: \(String(decoding: out[start...], as: UTF8.self))"))
         }
-        if isCoerced {
-            return Result(outcome: .value, issue: Issue(code: .coerced, message: "\(found()) converted to date \(String(decoding: out[start...], as: UTF8.self))"))
-        }
+        if isCoerced { return coerced(from: start) }
         return .value
     }
 }

@@ -13,7 +13,8 @@
 /// | date, url, data | see their functions below; null → no value; other kinds → dropped (wrong_type)            |
 ///
 /// Each function writes the canonical output bytes into `out` and returns what happened; it never records a
-/// diagnostic itself (`Issue` goes back to the converter, which knows whether the value is an element).
+/// diagnostic itself (`Issue` goes back to the converter, which knows whether the value is an element; a
+/// `coerced` value, always kept, says only where its bytes start, and the converter writes its message).
 enum TypeCoercion {
     /// What one value's conversion gave.
     enum Outcome: Equatable {
@@ -28,6 +29,12 @@ enum TypeCoercion {
     struct Result {
         var outcome: Outcome
         var issue: Issue?
+        /// A `coerced` value: where its written bytes start in `out`. Its warning, `<found> converted to <type>
+        /// <written>`, is written by the converter straight into the report (`Converter.warnCoerced`), so no
+        /// message is built here; `issue` is nil.
+        var coercedFrom: Int?
+        /// With `coercedFrom`: the message ends with " (fraction truncated)".
+        var fractionTruncated = false
         static let value = Result(outcome: .value, issue: nil)
         static let noValue = Result(outcome: .noValue, issue: nil)
     }
@@ -87,7 +94,7 @@ enum TypeCoercion {
                 return .value
             }
             out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-            return coerced(found, target, out, from: start)
+            return coerced(from: start)
         case .string:
             let entry = tableEntry(text)
             switch entry {
@@ -96,7 +103,7 @@ enum TypeCoercion {
                 if case .bool = target.kind { out.append(contentsOf: (isTrue ? "true" : "false").utf8) } else {
                     out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
                 }
-                return coerced(found, target, out, from: start)
+                return coerced(from: start)
             case .null?:
                 return implicit(.nullToDefault, "\(found.text) is a null spelling; \(target.typeName) left at its default")
             case nil:
@@ -126,13 +133,13 @@ enum TypeCoercion {
         case .bool:
             let isZero = NumberText.isZero(text)
             out.append(contentsOf: (isZero ? "false" : "true").utf8)
-            return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(found, target, out, from: start) : .value
+            return isCoerced || !(isZero || NumberText.isOne(text)) ? coerced(from: start) : .value
         case .integer(let range):
             if let value = canonicalInteger(text) {
                 // The common case, in one pass: the text is already the canonical digits.
                 guard range.contains(Int128(value)) else { return outOfRange(target, found.text, into: &out) }
                 out.append(bytes: text)
-                return isCoerced ? coerced(found, target, out, from: start) : .value
+                return isCoerced ? coerced(from: start) : .value
             }
             switch NumberText.readInteger(text, min: range.lowerBound, max: range.upperBound) {
             case .outOfRange:
@@ -144,8 +151,8 @@ enum TypeCoercion {
                     FloatFormatting.writeInteger(value, into: &out)
                 }
                 if isCoerced {
-                    var result = coerced(found, target, out, from: start)
-                    if truncated { result.issue?.utf8.append(" (fraction truncated)") }
+                    var result = coerced(from: start)
+                    result.fractionTruncated = truncated
                     return result
                 }
                 if truncated {
@@ -165,7 +172,7 @@ enum TypeCoercion {
         default:
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
-        return isCoerced ? coerced(found, target, out, from: start) : .value
+        return isCoerced ? coerced(from: start) : .value
     }
 
     /// The value of `text` when it is an integer exactly as the canonical writer spells it (`isCanonicalInteger`)
@@ -204,16 +211,10 @@ enum TypeCoercion {
                       issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
     }
 
-    private static func coerced(_ found: Found, _ target: CompiledValue, _ out: [UInt8], from start: Int) -> Result {
-        // "<found> converted to <type> <written>", in one buffer (this message is the most frequent one).
-        var message: [UInt8] = []
-        message.reserveCapacity(ValueDescription.maxShownBytes + target.typeName.utf8.count + out.count - start + 32)
-        found.write(into: &message)
-        message.append(" converted to ")
-        message.append(utf8: target.typeName)
-        message.append(UInt8(ascii: " "))
-        out.withUnsafeBytes { message.append(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        return Result(outcome: .value, issue: Issue(code: .coerced, utf8: message))
+    /// A value written from `start` on, converted from another kind or spelling: the converter records its
+    /// `coerced` warning (`Result.coercedFrom`).
+    static func coerced(from start: Int) -> Result {
+        Result(outcome: .value, issue: nil, coercedFrom: start)
     }
 
     /// The input value as messages show it (`ValueDescription`), described only when a message is written.
@@ -263,7 +264,7 @@ enum TypeCoercion {
                 }
                 out.append(contentsOf: trimmed)
             }
-            return coerced(Found(token: token, bytes: bytes), target, out, from: start)
+            return coerced(from: start)
         }
     }
 
@@ -281,7 +282,7 @@ enum TypeCoercion {
             return .value
         case .true, .false:
             out.append(token.kind == .true ? UInt8(ascii: "1") : UInt8(ascii: "0"))
-            return coerced(found, target, out, from: start)
+            return coerced(from: start)
         case .null: return .noValue
         case .array, .object: return dropped(.wrongType, "expected decimal, got \(found.text)")
         case .string:
@@ -292,7 +293,7 @@ enum TypeCoercion {
             } else if !DecimalValue.writeHugeExponent(trimmed, into: &out) {
                 return decimalOutOfRange(found.text)
             }
-            return coerced(found, target, out, from: start)
+            return coerced(from: start)
         }
     }
 
@@ -318,7 +319,7 @@ enum TypeCoercion {
         case .array, .object:
             return dropped(.wrongType, "expected string, got \(ValueDescription.describe(token, in: bytes))")
         }
-        return coerced(Found(token: token, bytes: bytes), target, out, from: start)
+        return coerced(from: start)
     }
 
     static func dropped(_ code: DiagnosticCode, _ message: String) -> Result {

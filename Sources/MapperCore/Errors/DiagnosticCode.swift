@@ -26,8 +26,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 /// codes and message bytes are (no Unicode equivalence, as in reports).
 struct Issue: Sendable, Equatable {
     var code: DiagnosticCode
-    /// The sentence as UTF-8: what a report stores. The most frequent messages (`coerced`) are built as bytes and
-    /// copied into the report as they are, with no `String` made for them.
+    /// The sentence as UTF-8: what a report stores, copied into it as it is, with no `String` made for it. (The
+    /// most frequent message, `coerced`, is no `Issue`: the converter writes it into the report from its parts.)
     var utf8: [UInt8]
 
     init(code: DiagnosticCode, utf8: [UInt8]) {

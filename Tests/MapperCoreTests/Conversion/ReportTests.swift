@@ -48,6 +48,28 @@ import Testing
             """)
     }
 
+    /// Every kind of value that converts with `coerced` gets the same sentence, `<found> converted to <type>
+    /// <written>`, written by the converter from its parts; a set's element that repeats an earlier one keeps its
+    /// warning although its bytes are dropped.
+    @Test func coercedMessagesOfEveryKind() throws {
+        let snapshot = try SchemaRegistry.make(#"""
+            {"name":"M","properties":{"b":"bool","s":"string","d":"decimal","t":"date","n":"number","f":"float",
+             "set":{"type":"set","of":"int32"}}}
+            """#).current
+        let input = #"{"b":"yes","s":5,"d":true,"t":0,"n":" 7 ","f":"2.5","set":[1,"1"]}"#
+        let result = Array(input.utf8).withUnsafeBytes { snapshot.validate($0, model: "M", options: options()) }
+        let report = try result.get().report
+        #expect(report.entries.map { "\($0.path) \($0.message)" } == [
+            #"/b string "yes" converted to bool true"#,
+            #"/s number 5 converted to string "5""#,
+            #"/d boolean true converted to decimal 1"#,
+            #"/t number 0 converted to date "1970-01-01T00:00:00Z""#,
+            #"/n string " 7 " converted to number 7"#,
+            #"/f string "2.5" converted to float 2.5"#,
+            #"/set/1 string "1" converted to int32 1"#,
+        ])
+    }
+
     @Test func reportSaysWhichModelWasBuilt() throws {
         let result = Array(#"{"kind":"c","r":2}"#.utf8).withUnsafeBytes {
             try! Self.snapshot().validate($0, model: "Shape", options: options())

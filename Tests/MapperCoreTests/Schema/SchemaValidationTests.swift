@@ -327,6 +327,14 @@ struct SchemaValidationTests {
     @Test(arguments: operandProblems)
     func reportsOperandsThatDoNotConvertOrFit(_ testCase: Case) { Self.expectReported(testCase) }
 
+    /// An operand that converts only with a coercion is refused with the coercion's own message (the converter
+    /// records `coerced` itself, its message written into the report, rather than returning it).
+    @Test
+    func explainsACoercedOperandWithItsWarning() {
+        let problems = Self.problems([#"{"name":"A","properties":{"x":{"type":"int32","enum":[1,"2"]}}}"#])
+        #expect(problems.map(\.message) == [#""2" does not convert to int32 cleanly: string "2" converted to int32 2"#])
+    }
+
     @Test
     func acceptsOperandsThatFit() {
         let document = #"""
