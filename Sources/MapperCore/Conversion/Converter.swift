@@ -107,8 +107,9 @@ struct Converter {
     // MARK: - Values
 
     /// Converts the value at `ref` as `value`, writing its bytes. Issues of scalars are returned, not recorded:
-    /// the caller records them, or replaces them with `element_dropped`. A `coerced` value is the exception: it is
-    /// always kept, so its warning is recorded here, its message written straight into the report.
+    /// the caller records them, or replaces them with `element_dropped`. Two exceptions are recorded here: a kept
+    /// value's issue when it has constraints (before what they say), and `coerced`, which is always kept, its
+    /// message written straight into the report. Only this function calls `TypeCoercion`'s conversions.
     mutating func convert(_ ref: ValueRef, as value: CompiledValue) -> TypeCoercion.Result {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
@@ -152,6 +153,7 @@ struct Converter {
             if let from = result.coercedFrom {
                 warnCoerced(token, bytes, as: value, writtenFrom: from, fractionTruncated: result.fractionTruncated)
                 result.coercedFrom = nil
+                result.fractionTruncated = false
             }
         }
         if result.outcome == .value, let constraints = value.constraints {
@@ -162,6 +164,7 @@ struct Converter {
             }
             checkConstraints(constraints, value: value, token: token, bytes: bytes, written: start, instant: instant)
         }
+        assert(result.coercedFrom == nil, "a coerced value's warning must be recorded here")
         return result
     }
 

@@ -114,7 +114,7 @@ enum TypeCoercion {
                 return number(trimmed, as: target, coerced: true, found: found, into: &out)
             }
         case .null:
-            // The most frequent message after `coerced`, likewise built as bytes.
+            // The most frequent message after `coerced`, built as bytes (`Issue.utf8`).
             var message: [UInt8] = []
             message.append("null converted to the ")
             message.append(utf8: target.typeName)
@@ -212,7 +212,8 @@ enum TypeCoercion {
     }
 
     /// A value written from `start` on, converted from another kind or spelling: the converter records its
-    /// `coerced` warning (`Result.coercedFrom`).
+    /// `coerced` warning (`Result.coercedFrom`). Only `Converter.convert` calls the conversions here, so that no
+    /// such warning is lost.
     static func coerced(from start: Int) -> Result {
         Result(outcome: .value, issue: nil, coercedFrom: start)
     }

@@ -34,9 +34,10 @@ import Testing
             """)
     }
 
-    /// The messages written as bytes (`coerced`, `null_to_default`) and one extended afterwards (a coerced number
-    /// whose fraction was cut) read exactly as the sentences they replace.
-    @Test func messagesBuiltAsBytesReadAsSentences() throws {
+    /// The messages written as bytes (`coerced`, written into the report from its parts, and `null_to_default`),
+    /// and a coerced number whose fraction was cut, its " (fraction truncated)" written with the message, read
+    /// exactly as the sentences they replace.
+    @Test func messagesWrittenAsBytesReadAsSentences() throws {
         let result = Array(#"{"uid":"7.9","n":null}"#.utf8).withUnsafeBytes {
             try! Self.snapshot().validate($0, model: "U", options: options())
         }
