@@ -140,9 +140,9 @@ struct Converter {
             result = Converter.withText(token, bytes, into: &out) { text, out in
                 switch value.kind {
                 case .bool, .integer, .float, .double: TypeCoercion.numeric(token, bytes, text: text, as: value, into: &out)
-                case .number: TypeCoercion.numberText(token, bytes, text: text, as: value, into: &out)
-                case .decimal: TypeCoercion.decimal(token, bytes, text: text, as: value, into: &out)
-                case .string: TypeCoercion.string(token, bytes, as: value, into: &out)
+                case .number: TypeCoercion.numberText(token, bytes, text: text, into: &out)
+                case .decimal: TypeCoercion.decimal(token, bytes, text: text, into: &out)
+                case .string: TypeCoercion.string(token, bytes, into: &out)
                 case .url: TypeCoercion.url(token, bytes, text: text, into: &out)
                 case .data: TypeCoercion.data(token, bytes, text: text, as: value, into: &out)
                 case .date: TypeCoercion.date(token, bytes, text: text, as: value, fromModel: fromModel,

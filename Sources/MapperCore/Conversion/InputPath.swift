@@ -119,15 +119,20 @@ struct InputPath {
                 out.append(decimal: Int(word >> 1))
                 continue
             }
-            let key = document.tokens[Int(word >> 1)]
-            if key.hasEscapes {
-                var decoded: [UInt8] = []
-                JSONStrings.decode(key, in: document.bytes, into: &decoded)
-                decoded.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
-            } else {
-                JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]), to: &out)
-            }
+            appendKey(document.tokens[Int(word >> 1)], of: document, to: &out)
         }
+    }
+
+    /// Appends a key token as a pointer's reference token: its decoded bytes, escaped (the raw bytes unless the key
+    /// has escapes).
+    private static func appendKey(_ key: JSONToken, of document: DocumentStack.Document, to out: inout [UInt8]) {
+        guard key.hasEscapes else {
+            JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]), to: &out)
+            return
+        }
+        var decoded: [UInt8] = []
+        JSONStrings.decode(key, in: document.bytes, into: &decoded)
+        decoded.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
     }
 
     /// Appends the pointer (and then `extra` as one more token) to `out`.
@@ -150,13 +155,7 @@ struct InputPath {
             case .key(let index, let token):
                 out.append(UInt8(ascii: "/"))
                 let document = documents[index]
-                let key = document.tokens[token]
-                if key.hasEscapes {
-                    documents.decodedKey(index, token).withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
-                } else {
-                    JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]),
-                                              to: &out)
-                }
+                Self.appendKey(document.tokens[token], of: document, to: &out)
             }
         }
         if let extra {

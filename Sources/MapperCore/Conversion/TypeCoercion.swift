@@ -223,7 +223,6 @@ enum TypeCoercion {
         let token: JSONToken
         let bytes: UnsafeRawBufferPointer
         var text: String { ValueDescription.describe(token, in: bytes) }
-        func write(into message: inout [UInt8]) { ValueDescription.write(token, in: bytes, into: &message) }
     }
 
     static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {
@@ -243,7 +242,7 @@ enum TypeCoercion {
     // MARK: - number, decimal, string
 
     static func numberText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                           as target: CompiledValue, into out: inout [UInt8]) -> Result {
+                           into out: inout [UInt8]) -> Result {
         let start = out.count
         switch token.kind {
         case .number:
@@ -270,7 +269,7 @@ enum TypeCoercion {
     }
 
     static func decimal(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                        as target: CompiledValue, into out: inout [UInt8]) -> Result {
+                        into out: inout [UInt8]) -> Result {
         let start = out.count
         let found = Found(token: token, bytes: bytes)
         switch token.kind {
@@ -303,8 +302,7 @@ enum TypeCoercion {
         return dropped(.outOfRange, "\(found) has more than 38 significant digits")
     }
 
-    static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as target: CompiledValue,
-                       into out: inout [UInt8]) -> Result {
+    static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Result {
         let start = out.count
         switch token.kind {
         case .string:
