@@ -17,6 +17,9 @@ extension Converter {
         var kept: [Range<Int>] = []
         var seen: [Int: [Int]] = [:]
         var index = ref.index + 1
+        // Borrowed for the loop: `element` outlives the call, and binding it per element would cost an atomic retain
+        // and release each time.
+        let typed = element.map { Unmanaged.passUnretained($0) }
         for i in 0..<count {
             path.push(.index(i))
             let elementStart = out.count
@@ -24,7 +27,12 @@ extension Converter {
             let valueStart = out.count
             let item = ValueRef(document: ref.document, index: index)
             let result: TypeCoercion.Result
-            if let element { result = convert(item, as: element) } else { writeAny(item); result = .value }
+            if let typed {
+                result = typed._withUnsafeGuaranteedRef { convert(item, as: $0) }
+            } else {
+                writeAny(item)
+                result = .value
+            }
             if result.outcome != .value {
                 out.removeSubrange(elementStart...)
                 warn(.elementDropped(cause: result.issue, noValue: result.outcome == .noValue))

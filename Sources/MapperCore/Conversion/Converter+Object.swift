@@ -17,19 +17,33 @@ extension Converter {
             }
             object = transformed
         }
-        var model = declared
-        if !declared.classRules.isEmpty, let chosen = chooseModel(declared, for: object) { model = chosen }
-        if model !== declared, depth == 0 { rootBuilt = model }
         let start = out.count
-        if recordsBuilt { builtAt[start] = model.id }
-        convertProperties(of: model, object, requestedAs: declared)
+        // Two calls rather than one through a `var model`, whose copy of `declared` would cost an atomic retain and
+        // release for every object.
+        if !declared.classRules.isEmpty, let chosen = chooseModel(declared, for: object), chosen !== declared {
+            if depth == 0 { rootBuilt = chosen }
+            if recordsBuilt { builtAt[start] = chosen.id }
+            convertProperties(of: chosen, object, requestedAs: declared)
+        } else {
+            if recordsBuilt { builtAt[start] = declared.id }
+            convertProperties(of: declared, object, requestedAs: declared)
+        }
         if writesWire { wrapUnwrapped(declared, from: start) }
     }
 
     /// The model's properties, then stray keys (stage 3) and `validate` (stage 4).
     private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel) {
+        // The key index is borrowed from `model`, which holds it for the whole call: a local copy would cost an
+        // atomic retain and release per object.
+        Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys)._withUnsafeGuaranteedRef { keys in
+            convertProperties(of: model, object, requestedAs: declared, keys: keys)
+        }
+    }
+
+    /// `convertProperties`, matching input keys through `keys` (the model's wire or model-form key index).
+    private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel,
+                                            keys: KeyIndex) {
         let document = documents[object.document]
-        let keys = fromModel ? model.modelKeys : model.wireKeys
         let frame = slots.push(keys.count, filledWith: -1)
         defer { slots.pop(to: frame) }
 

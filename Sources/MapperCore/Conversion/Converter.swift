@@ -87,14 +87,21 @@ struct Converter {
     mutating func warnCoerced(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
                               writtenFrom from: Int, fractionTruncated: Bool) {
         let typeName = value.typeName
-        let written = out  // shared, not copied: nothing writes `out` while this holds it
-        written.withUnsafeBytes { written in
+        // The written bytes are copied to the stack rather than read through a second reference to `out`, which
+        // would cost an atomic retain and release per warning (the closure below cannot read `out` itself while it
+        // writes `diagnostics`).
+        let writtenCount = out.count - from
+        withUnsafeTemporaryAllocation(byteCount: writtenCount, alignment: 1) { written in
+            out.withUnsafeBytes { out in
+                written.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[from...]))
+            }
+            let written = UnsafeRawBufferPointer(written)
             diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
                 ValueDescription.write(token, in: bytes, into: &message)
                 message.append(" converted to ")
                 message.append(utf8: typeName)
                 message.append(UInt8(ascii: " "))
-                message.append(bytes: UnsafeRawBufferPointer(rebasing: written[from...]))
+                message.append(bytes: written)
                 if fractionTruncated { message.append(" (fraction truncated)") }
             }
         }
@@ -120,7 +127,9 @@ struct Converter {
         switch value.kind {
         case .model(let id):
             guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
-            convertObject(ref, as: snapshot.model(id))
+            // Borrowed: the snapshot holds its models for the whole conversion, so the model needs no retain and
+            // release (both atomic, on an object every worker shares) for each object converted.
+            Unmanaged.passUnretained(snapshot.model(id))._withUnsafeGuaranteedRef { convertObject(ref, as: $0) }
             return .value
         case .array(let element):
             guard token.kind == .array else { return Self.mismatch(token, bytes, value) }

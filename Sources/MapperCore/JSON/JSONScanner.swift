@@ -2,11 +2,11 @@
 //
 // The strict JSON scanner (RFC 8259): bytes → one flat `JSONTape`, validating everything on the way and decoding
 // nothing. It is the hot path of every conversion, so:
-// - it never recurses: open containers live on an explicit stack kept in the tape (`containerStack`), so a body
-//   nested a million deep is refused at depth `maxDepth + 1` without touching the call stack;
+// - it never recurses: each open container's token links to its parent's (see below), so a body nested a million
+//   deep is refused at depth `maxDepth + 1` without touching the call stack or allocating;
 // - it writes one token per value straight into the spare capacity of the tape's reused array, reserved once per
-//   scan for the most tokens the input could hold (no per-token `append`); it allocates only when that array or
-//   the container stack has to grow;
+//   scan for the most tokens the input could hold (no per-token `append`); it allocates only when that array has
+//   to grow;
 // - inside strings it inspects 16 bytes at a time (SSE2 on x86-64; elsewhere 8 at a time in a plain word, SWAR),
 //   stopping only at `"`, `\`, a control byte or a non-ASCII byte, which are then checked one by one (escapes,
 //   UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step;
@@ -16,9 +16,10 @@
 // The structural loop has two halves. "Expect a value" reads one value; a scalar becomes a token, and `[` / `{`
 // opens a container (its token is written now and completed when it closes). "After a value" then reads `,`
 // (back to "expect a value", through a key and `:` inside objects) or the closing bracket, which completes the
-// innermost container and pops its parent from the stack. The innermost container's token index, kind and
-// running member count are kept in locals; a parent's running count is parked in its token's `count` while a
-// child is open.
+// innermost container and goes back to its parent. The innermost container's token index, kind and running
+// member count are kept in locals; while a child is open, a parent's running count is parked in its token's
+// `count`, and every open container's token holds its parent's index (-1 for none) in `next`, the field its
+// closing sets last.
 //
 // Error offsets and the names of the reasons are described in JSONSyntaxError.swift. Running out of bytes is always
 // `unexpectedEnd` at the input length.
@@ -49,9 +50,6 @@ struct JSONScanner {
             throw JSONSyntaxError(.unexpectedEnd(expected: .value), at: 0)
         }
         let scanner = JSONScanner(base: base, count: bytes.count, maxDepth: maxDepth)
-        var stack = tape.containerStack
-        tape.containerStack = []
-        defer { tape.containerStack = stack }
         // The tokens are written straight into the array's spare capacity (no per-token `append`), sized once to
         // a bound no input can exceed (see `tokenBound`); the array's capacity is kept for the next scan.
         try tape.tokens.append(addingCapacity: scanner.tokenBound) {
@@ -60,7 +58,7 @@ struct JSONScanner {
                 (buffer: UnsafeMutableBufferPointer<JSONToken>, initialized: inout Int) throws(JSONSyntaxError) in
                 var tokens = TokenWriter(base: buffer.baseAddress!, capacity: buffer.count)
                 defer { initialized = tokens.count }
-                try scanner.scanText(into: &tokens, stack: &stack)
+                try scanner.scanText(into: &tokens)
             }
         }
     }
@@ -86,7 +84,10 @@ struct JSONScanner {
 
     // MARK: - Structure
 
-    private func scanText(into tokens: inout TokenWriter, stack: inout [Int]) throws(JSONSyntaxError) {
+    private func scanText(into writer: inout TokenWriter) throws(JSONSyntaxError) {
+        // A local copy, handed back however the scan ends, lets its count live in a register.
+        var tokens = writer
+        defer { writer = tokens }
         var offset = try offsetAfterByteOrderMark()
         var expected = JSONSyntaxError.Expectation.value
         var container = -1  // token index of the innermost open container; -1 at the top level
@@ -115,15 +116,12 @@ struct JSONScanner {
                 guard depth <= maxDepth else {
                     throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: offset)
                 }
-                if container >= 0 {
-                    tokens[container].count = members
-                    stack.append(container)
-                }
+                if container >= 0 { tokens[container].count = members }
                 isObject = byte == .openBrace
                 tokens.append(
                     JSONToken(
                         kind: isObject ? .object : .array, hasEscapes: false, start: offset, end: offset, count: 0,
-                        next: index + 1))
+                        next: container))  // the parent, until this container closes
                 container = index
                 members = 0
                 offset = skipWhitespace(from: offset + 1)
@@ -194,16 +192,15 @@ struct JSONScanner {
                         .unexpectedByte(byte, expected: isObject ? .commaOrObjectEnd : .commaOrArrayEnd), at: offset)
                 }
                 offset += 1
+                let parent = tokens[container].next
                 tokens[container].end = offset
                 tokens[container].count = members
                 tokens[container].next = tokens.count
                 depth -= 1
-                if let parent = stack.popLast() {
-                    container = parent
+                container = parent
+                if parent >= 0 {
                     members = tokens[parent].count
                     isObject = tokens[parent].kind == .object
-                } else {
-                    container = -1
                 }
             }
         }
@@ -591,10 +588,11 @@ private struct TokenWriter {
         count += 1
     }
 
-    /// A token already written (an open container, completed when it closes).
+    /// A token already written (an open container, completed when it closes), addressed in place so that setting
+    /// one field stores only that field.
     @inline(__always)
     subscript(index: Int) -> JSONToken {
-        get { base[index] }
-        nonmutating set { base[index] = newValue }
+        unsafeAddress { UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { base + index }
     }
 }

@@ -64,13 +64,9 @@ extension JSONToken {
 struct JSONTape: Sendable {
     /// The tokens in document order; `tokens[0]` is the top-level value after a successful scan.
     var tokens: [JSONToken]
-    /// Scanner scratch: token indices of the open containers that enclose the innermost open one. Kept here so
-    /// its capacity is reused along with the tokens'.
-    var containerStack: [Int]
 
     init() {
         tokens = []
-        containerStack = []
     }
 
     /// Scans `bytes` into a fresh tape: the tape, or the syntax error.
@@ -89,12 +85,11 @@ struct JSONTape: Sendable {
     /// Tapes of finished conversions. One keeps up to 32,768 tokens (1.3 MB; a body of about 64 KB), so the pool
     /// holds at most about 10 MB however large the bodies were.
     static let pool = ScratchPool<JSONTape>(limit: 8) { tape in
-        tape.tokens.capacity <= 1 << 15 && tape.containerStack.capacity <= 1 << 10
+        tape.tokens.capacity <= 1 << 15
     }
 
     /// Empties the tape, keeping its capacity for the next scan.
     mutating func removeAll() {
         tokens.truncate(to: 0)
-        containerStack.truncate(to: 0)
     }
 }
