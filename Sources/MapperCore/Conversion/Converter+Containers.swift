@@ -28,7 +28,7 @@ extension Converter {
             let item = ValueRef(document: ref.document, index: index)
             let result: TypeCoercion.Result
             if let typed {
-                result = typed._withUnsafeGuaranteedRef { convert(item, as: $0) }
+                result = typed.borrowed { convert(item, as: $0) }
             } else {
                 writeAny(item)
                 result = .value

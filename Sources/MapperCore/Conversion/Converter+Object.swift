@@ -35,7 +35,7 @@ extension Converter {
     private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel) {
         // The key index is borrowed from `model`, which holds it for the whole call: a local copy would cost an
         // atomic retain and release per object.
-        Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys)._withUnsafeGuaranteedRef { keys in
+        Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys).borrowed { keys in
             convertProperties(of: model, object, requestedAs: declared, keys: keys)
         }
     }
@@ -127,7 +127,7 @@ extension Converter {
             // The general path. The property is borrowed rather than copied out of the array, which would cost a
             // retain and a release of the property and of its value: `properties` is a `let` of a final class, and
             // `model` is held for the whole call, so the property outlives this closure.
-            Unmanaged.passUnretained(model.properties[i])._withUnsafeGuaranteedRef { property in
+            Unmanaged.passUnretained(model.properties[i]).borrowed { property in
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)

@@ -129,7 +129,7 @@ struct Converter {
             guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
             // Borrowed: the snapshot holds its models for the whole conversion, so the model needs no retain and
             // release (both atomic, on an object every worker shares) for each object converted.
-            Unmanaged.passUnretained(snapshot.model(id))._withUnsafeGuaranteedRef { convertObject(ref, as: $0) }
+            Unmanaged.passUnretained(snapshot.model(id)).borrowed { convertObject(ref, as: $0) }
             return .value
         case .array(let element):
             guard token.kind == .array else { return Self.mismatch(token, bytes, value) }

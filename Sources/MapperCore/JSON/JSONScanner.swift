@@ -39,7 +39,8 @@ struct JSONScanner {
     /// Scans exactly one JSON value (RFC 8259) surrounded by optional whitespace from `bytes` into `tape` (cleared
     /// first). A UTF-8 byte-order mark at the very start is skipped; offsets still count it. More than `maxDepth`
     /// nested arrays and objects → `.nestingTooDeep` at the `[` / `{` that exceeds the limit. After an error the
-    /// tape holds the tokens scanned so far (incomplete containers included) and must not be read.
+    /// tape holds the tokens scanned so far and must not be read: an incomplete container's `next` is still its
+    /// parent's index (-1 for the top level), so a walk of such a tape would go backwards.
     static func scan(
         _ bytes: UnsafeRawBufferPointer,
         into tape: inout JSONTape,
