@@ -172,9 +172,11 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        for id in duplicated where !reportedDuplicates.contains(id) {
-            let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
-            strayDuplicates.append((Array(keys.key(id)), pointer))
+        if !duplicated.isEmpty {  // (iterating even an empty set costs a retain and a release of its storage)
+            for id in duplicated where !reportedDuplicates.contains(id) {
+                let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
+                strayDuplicates.append((Array(keys.key(id)), pointer))
+            }
         }
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame,
                         duplicates: strayDuplicates, frame: frame)
