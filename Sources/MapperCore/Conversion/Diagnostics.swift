@@ -235,12 +235,17 @@ struct Diagnostics: Sendable {
                          appending extra: [UInt8]? = nil, message: (inout [UInt8]) -> Void) {
         if let document = deferring {
             if !isError, extra == nil {
-                let box = writable()
-                let start = box.value.text.count
-                if path.writeCoded(into: &box.value.text) {
+                // The box made writable, then borrowed from `box`, which holds it throughout and which nothing
+                // below replaces: keeping the reference `writable()` returns would cost an atomic retain and release
+                // per warning.
+                _ = writable()
+                let coded = Unmanaged.passUnretained(box.unsafelyUnwrapped).borrowed { box in
+                    let start = box.value.text.count
+                    guard path.writeCoded(into: &box.value.text) else { return false }
                     finish(box, code, isError: false, pathStart: start, coded: true, message: message)
-                    return
+                    return true
                 }
+                if coded { return }
             }
             renderCodedPaths(from: document)
         }
