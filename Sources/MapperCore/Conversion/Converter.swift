@@ -86,23 +86,56 @@ struct Converter {
     /// of its own).
     mutating func warnCoerced(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
                               writtenFrom from: Int, fractionTruncated: Bool) {
-        let typeName = value.typeName
-        // The written bytes are copied to the stack rather than read through a second reference to `out`, which
-        // would cost an atomic retain and release per warning (the closure below cannot read `out` itself while it
-        // writes `diagnostics`).
+        // The written bytes are copied to the stack rather than read through a second reference to `out`, and the
+        // type's part of the message is opened here rather than in the closures: either capture would cost an
+        // atomic retain and release per warning (the last closure cannot read `out` while it writes `diagnostics`).
         let writtenCount = out.count - from
-        withUnsafeTemporaryAllocation(byteCount: writtenCount, alignment: 1) { written in
-            out.withUnsafeBytes { out in
-                written.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[from...]))
+        value.coercedInfix.withUnsafeBytes { infix in
+            withUnsafeTemporaryAllocation(byteCount: writtenCount, alignment: 1) { written in
+                out.withUnsafeBytes { out in
+                    written.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[from...]))
+                }
+                let written = UnsafeRawBufferPointer(written)
+                diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
+                    Self.writeCoercedMessage(token, bytes, infix: infix, written: written,
+                                             fractionTruncated: fractionTruncated, into: &message)
+                }
             }
-            let written = UnsafeRawBufferPointer(written)
-            diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
-                ValueDescription.write(token, in: bytes, into: &message)
-                message.append(" converted to ")
-                message.append(utf8: typeName)
-                message.append(UInt8(ascii: " "))
-                message.append(bytes: written)
-                if fractionTruncated { message.append(" (fraction truncated)") }
+        }
+    }
+
+    /// `<found> converted to <type> <written>`, and ` (fraction truncated)` when it was. A short string without
+    /// escapes, the common case, is shown as `string "<its raw bytes>"`, and then the whole message is one append;
+    /// any other value is shown as `ValueDescription` describes it.
+    private static func writeCoercedMessage(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer,
+                                            infix: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer,
+                                            fractionTruncated: Bool, into message: inout [UInt8]) {
+        let truncated: StaticString = " (fraction truncated)"
+        let suffix = UnsafeRawBufferPointer(start: truncated.utf8Start,
+                                            count: fractionTruncated ? truncated.utf8CodeUnitCount : 0)
+        guard let shown = ValueDescription.plainShortString(token, in: bytes) else {
+            ValueDescription.write(token, in: bytes, into: &message)
+            message.append(bytes: infix, written)
+            message.append(bytes: suffix)
+            return
+        }
+        let opening: StaticString = "string \""
+        let length = opening.utf8CodeUnitCount + shown.count + 1 + infix.count + written.count + suffix.count
+        message.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                func copy(_ part: UnsafeRawBufferPointer) {
+                    if let source = part.baseAddress { copyBytes(to: target, from: source, count: part.count) }
+                    target += part.count
+                }
+                copy(UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+                copy(shown)
+                target.storeBytes(of: .quote, as: UInt8.self)
+                target += 1
+                copy(infix)
+                copy(written)
+                copy(suffix)
+                initialized = length
             }
         }
     }

@@ -29,14 +29,21 @@ enum ValueDescription {
 
     /// `describe` into a message's bytes, without a `String` in between for the common short string.
     static func write(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into message: inout [UInt8]) {
-        guard token.kind == .string, !token.hasEscapes, token.end - token.start <= maxShownBytes else {
+        guard let shown = plainShortString(token, in: bytes) else {
             message.append(utf8: describe(token, in: bytes))
             return
         }
-        // Short and without escapes: the raw bytes are what the general path would show (its common case).
         message.append("string \"")
-        message.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
+        message.append(bytes: shown)
         message.append(UInt8(ascii: "\""))
+    }
+
+    /// The common case of a string: short and without escapes, it is shown as its raw bytes between
+    /// `string "` and `"`, which this returns; nil for every other value.
+    @inline(__always)
+    static func plainShortString(_ token: JSONToken, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard token.kind == .string, !token.hasEscapes, token.end - token.start <= maxShownBytes else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
     }
 
     static func shown(_ text: Slice<UnsafeRawBufferPointer>) -> String {

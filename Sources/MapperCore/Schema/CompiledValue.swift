@@ -5,6 +5,8 @@ final class CompiledValue: Sendable {
     let kind: Kind
     /// The type's name as users wrote it, for messages (`uint64`, `Owner`, `array`).
     let typeName: String
+    /// ` converted to <typeName> `, the middle of a `coerced` message (`Converter.warnCoerced`).
+    let coercedInfix: [UInt8]
     let constraints: CompiledConstraints?
     /// Date input formats tried before the built-in ones (`dateFormat.input`).
     let dateInput: [DateFormat]
@@ -28,6 +30,7 @@ final class CompiledValue: Sendable {
          dateOutput: DateFormat = .iso8601, base64: Bool = false) {
         self.kind = kind
         self.typeName = typeName
+        coercedInfix = Array(" converted to \(typeName) ".utf8)
         self.constraints = constraints
         self.dateInput = dateInput
         self.modelFormDateInput = [dateOutput] + dateInput

@@ -55,9 +55,13 @@ import Testing
     @Test func coercedMessagesOfEveryKind() throws {
         let snapshot = try SchemaRegistry.make(#"""
             {"name":"M","properties":{"b":"bool","s":"string","d":"decimal","t":"date","n":"number","f":"float",
-             "set":{"type":"set","of":"int32"}}}
+             "set":{"type":"set","of":"int32"},"e":"int32","l":"number"}}
             """#).current
-        let input = #"{"b":"yes","s":5,"d":true,"t":0,"n":" 7 ","f":"2.5","set":[1,"1"]}"#
+        // Besides one value of each kind: a string with an escape, and one longer than a message shows, which
+        // are described the long way (the short plain string's message is written in one piece).
+        let spaces = String(repeating: " ", count: 70)
+        let input = #"{"b":"yes","s":5,"d":true,"t":0,"n":" 7 ","f":"2.5","set":[1,"1"],"e":"\u0031","l":""#
+            + spaces + #"8"}"#
         let result = Array(input.utf8).withUnsafeBytes { snapshot.validate($0, model: "M", options: options()) }
         let report = try result.get().report
         #expect(report.entries.map { "\($0.path) \($0.message)" } == [
@@ -68,6 +72,8 @@ import Testing
             #"/n string " 7 " converted to number 7"#,
             #"/f string "2.5" converted to float 2.5"#,
             #"/set/1 string "1" converted to int32 1"#,
+            #"/e string "1" converted to int32 1"#,
+            "/l string \"" + String(repeating: " ", count: 64) + "\"… converted to number 8",
         ])
     }
 
