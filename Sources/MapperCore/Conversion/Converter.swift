@@ -114,12 +114,12 @@ struct Converter {
         let suffix = UnsafeRawBufferPointer(start: truncated.utf8Start,
                                             count: fractionTruncated ? truncated.utf8CodeUnitCount : 0)
         guard let shown = ValueDescription.plainShortString(token, in: bytes) else {
-            ValueDescription.write(token, in: bytes, into: &message)
+            message.append(utf8: ValueDescription.describe(token, in: bytes))
             message.append(bytes: infix, written)
             message.append(bytes: suffix)
             return
         }
-        let opening: StaticString = "string \""
+        let opening = ValueDescription.stringOpening
         let length = opening.utf8CodeUnitCount + shown.count + 1 + infix.count + written.count + suffix.count
         message.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
             span.withUnsafeMutableBufferPointer { buffer, initialized in

@@ -9,6 +9,13 @@ struct DocumentStack {
     struct Document {
         let bytes: UnsafeRawBufferPointer
         let tokens: UnsafeBufferPointer<JSONToken>
+
+        /// A string token's decoded bytes (escapes resolved).
+        func decoded(_ token: JSONToken) -> [UInt8] {
+            var out: [UInt8] = []
+            JSONStrings.decode(token, in: bytes, into: &out)
+            return out
+        }
     }
 
     /// Document 0, kept apart so that a conversion without `willTransform` allocates nothing here.
@@ -61,9 +68,8 @@ struct DocumentStack {
     }
 
     func decodedKey(_ document: Int, _ token: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        JSONStrings.decode(self[document].tokens[token], in: self[document].bytes, into: &out)
-        return out
+        let document = self[document]
+        return document.decoded(document.tokens[token])
     }
 }
 

@@ -130,9 +130,7 @@ struct InputPath {
             JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]), to: &out)
             return
         }
-        var decoded: [UInt8] = []
-        JSONStrings.decode(key, in: document.bytes, into: &decoded)
-        decoded.withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+        document.decoded(key).withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
     }
 
     /// Appends the pointer (and then `extra` as one more token) to `out`.

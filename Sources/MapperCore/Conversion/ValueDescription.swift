@@ -4,6 +4,8 @@
 /// Only built when an entry is recorded.
 enum ValueDescription {
     static let maxShownBytes = 64
+    /// What a plain short string's raw bytes follow (`plainShortString`); a closing `"` follows them.
+    static var stringOpening: StaticString { "string \"" }
 
     static func describe(_ token: JSONToken, in bytes: UnsafeRawBufferPointer) -> String {
         switch token.kind {
@@ -11,11 +13,10 @@ enum ValueDescription {
         case .true: return "boolean true"
         case .false: return "boolean false"
         case .number: return "number " + shown(bytes[token.start..<token.end])
-        case .string where !token.hasEscapes && token.end - token.start <= maxShownBytes:
-            var text: [UInt8] = []
-            write(token, in: bytes, into: &text)
-            return String(decoding: text, as: UTF8.self)
         case .string:
+            if let shown = plainShortString(token, in: bytes) {
+                return "\(stringOpening)" + String(decoding: shown, as: UTF8.self) + "\""
+            }
             var decoded: [UInt8] = []
             JSONStrings.decode(token, in: bytes, into: &decoded)
             var quoted: [UInt8] = []
@@ -27,19 +28,9 @@ enum ValueDescription {
         }
     }
 
-    /// `describe` into a message's bytes, without a `String` in between for the common short string.
-    static func write(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into message: inout [UInt8]) {
-        guard let shown = plainShortString(token, in: bytes) else {
-            message.append(utf8: describe(token, in: bytes))
-            return
-        }
-        message.append("string \"")
-        message.append(bytes: shown)
-        message.append(UInt8(ascii: "\""))
-    }
-
     /// The common case of a string: short and without escapes, it is shown as its raw bytes between
-    /// `string "` and `"`, which this returns; nil for every other value.
+    /// `stringOpening` and `"`, which this returns (a message can then be written without a `String`); nil for
+    /// every other value.
     @inline(__always)
     static func plainShortString(_ token: JSONToken, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard token.kind == .string, !token.hasEscapes, token.end - token.start <= maxShownBytes else { return nil }
