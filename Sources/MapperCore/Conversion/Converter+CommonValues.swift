@@ -17,9 +17,11 @@ extension Converter {
     /// a `null` string, URL or date (no value); otherwise writes nothing and leaves the value to `convert`. The
     /// prefix and a string value are written in one append.
     ///
-    /// Each case writes exactly the bytes `convert` would and is one where `convert` records nothing, so taking it
-    /// needs no input path and no report (ConversionOptions.commonValueShortcuts turns it off; a test converts
-    /// the same inputs both ways and compares). Values with constraints never get a `CommonForm`.
+    /// Each case writes exactly the bytes `convert` would and records what `convert` would. All but one record
+    /// nothing, and so need no input path; a canonical in-range integer sent as a string for an integer type
+    /// (`"11"`, a Weibo user's province) records its `coerced` warning at the member's path
+    /// (ConversionOptions.commonValueShortcuts turns the shortcuts off; a test converts the same inputs both ways
+    /// and compares). Values with constraints never get a `CommonForm`.
     mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm,
                                    after prefix: UnsafeRawBufferPointer) -> CommonWrite {
         let document = documents[ref.document]
@@ -32,11 +34,19 @@ extension Converter {
             let text: StaticString = token.kind == .true ? "true" : "false"
             out.append(bytes: prefix, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             return .value
-        case (.integer(let range), .number):
+        case (.integer(let range, _), .number):
             // Canonical digits that fit an Int64 are copied as they are; anything else takes the full reading.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
             guard let value = TypeCoercion.canonicalInteger(text), range.contains(Int128(value)) else { return .notCommon }
             out.append(bytes: prefix, text)
+            return .value
+        case (.integer(let range, let value), .string) where !token.hasEscapes:
+            // `convert` reads the same digits the same way (no null spelling or whitespace starts with a digit or
+            // `-`), writes them as they are, and warns.
+            let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
+            guard let number = TypeCoercion.canonicalInteger(text), range.contains(Int128(number)) else { return .notCommon }
+            out.append(bytes: prefix, text)
+            warnCoerced(ref, as: value)
             return .value
         case (.url, .string) where !token.hasEscapes:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
@@ -61,5 +71,20 @@ extension Converter {
         default:
             return .notCommon
         }
+    }
+
+    /// Records the `coerced` warning of the string at `ref`, whose content ends `out`, at the path of its member,
+    /// as `convert` does. Out of line, as warnings are rare.
+    @inline(never)
+    private mutating func warnCoerced(_ ref: ValueRef, as value: Unmanaged<CompiledValue>) {
+        let depth = path.depth
+        pushMember(document: ref.document, keyToken: ref.index - 1)
+        let document = documents[ref.document]
+        let token = document.tokens[ref.index]
+        value.borrowed { value in
+            warnCoerced(token, document.bytes, as: value, writtenFrom: out.count - (token.end - token.start),
+                        fractionTruncated: false)
+        }
+        path.truncate(to: depth)
     }
 }

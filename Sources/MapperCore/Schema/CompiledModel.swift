@@ -140,7 +140,9 @@ struct PropertyPlan: Sendable {
 
     enum CommonForm: Sendable {
         case string, bool, url
-        case integer(ClosedRange<Int128>)
+        /// An integer type: its range, and the property's value, for the `coerced` warning of an integer sent as
+        /// a string. Unretained: the property holds the value, and the model holds the property and this plan.
+        case integer(ClosedRange<Int128>, Unmanaged<CompiledValue>)
         /// A `date` with the built-in input formats and ISO 8601 output.
         case isoDate
     }
@@ -160,7 +162,7 @@ struct PropertyPlan: Sendable {
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url
-        case .integer(let range): common = .integer(range)
+        case .integer(let range): common = .integer(range, Unmanaged.passUnretained(value))
         case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
         default: common = nil
         }

@@ -44,6 +44,12 @@ struct CommonValueShortcutTests {
         #""2016-07-03t10:22:47Z""#, #""2016-07-03T10:22:47z""#, #""2016-07-03 10:22:47Z""#, #""2016-02-29T23:59:59Z""#,
         #""2015-02-29T00:00:00Z""#, #""2016-07-03T24:00:00Z""#, #""2016-07-03T10:60:00Z""#, #""2016-07-03T10:22:60Z""#,
         #""0000-01-01T00:00:00Z""#, #""9999-12-31T23:59:59Z""#, #""2016-07-03T10:22:47.000Z""#,
+        // Integers sent as strings, which the shortcut writes with their `coerced` warning: canonical or not, in
+        // and out of each type's range, escaped, padded, signed.
+        #""0""#, #""-0""#, #""007""#, #""-5""#, #""127""#, #""-128""#, #""128""#, #""-129""#, #""255""#,
+        #""4294967296""#, #""9223372036854775807""#, #""-9223372036854775808""#, #""123456789012345678""#,
+        #""18446744073709551615""#, #""18446744073709551616""#, #""1\u0032""#, #"" 12""#, #""12 ""#, #""+1""#,
+        #""1.0""#, #""1e2""#, #""-""#, #""١٢""#,
     ]
 
     static let keys = ["text", "flag", "tiny", "small", "count", "big", "huge", "ratio", "link", "when", "day",
@@ -90,23 +96,30 @@ struct CommonValueShortcutTests {
         }
         for output in [ConversionOptions.Form.model, .wire] {
             for mode in [ConversionOptions.Mode.lax, .strict] {
-                let fast = convert(snapshot, input, output: output, mode: mode, shortcuts: true)
-                let slow = convert(snapshot, input, output: output, mode: mode, shortcuts: false)
-                #expect(fast == slow, "\(input) as \(output), \(mode)", sourceLocation: sourceLocation)
+                for keepsEntries in [true, false] {
+                    let fast = convert(snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
+                                       shortcuts: true)
+                    let slow = convert(snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
+                                       shortcuts: false)
+                    #expect(fast == slow, "\(input) as \(output), \(mode), keepsEntries \(keepsEntries)",
+                            sourceLocation: sourceLocation)
+                }
             }
         }
     }
 
     private func convert(_ snapshot: RegistrySnapshot, _ input: String, output: ConversionOptions.Form,
-                         mode: ConversionOptions.Mode, shortcuts: Bool) -> String {
+                         mode: ConversionOptions.Mode, keepsEntries: Bool, shortcuts: Bool) -> String {
         var options = ConversionOptions()
         options.output = output
         options.mode = mode
+        options.keepsEntries = keepsEntries  // off, as the server's: a success keeps the count and codes only
         options.commonValueShortcuts = shortcuts
         let bytes = Array(input.utf8)
         switch bytes.withUnsafeBytes({ snapshot.convert($0, model: "Everything", options: options) }) {
         case .success(let converted):
-            return "200 \(String(decoding: converted.body, as: UTF8.self)) \(converted.diagnostics)"
+            return "200 \(String(decoding: converted.body, as: UTF8.self)) \(converted.warnings) "
+                + "\(converted.diagnosticCodes) \(converted.diagnostics)"
         case .failure(.validationFailed(let report)):
             return "422 \(String(decoding: report.result, as: UTF8.self)) \(report.entries)"
         case .failure(let error):
