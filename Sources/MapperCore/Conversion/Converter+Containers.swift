@@ -13,9 +13,9 @@ extension Converter {
         let count = document.tokens[ref.index].count
         out.append(.openBracket)
         var keptCount = 0
-        // A set's kept elements, by their output bytes (an array keeps no ranges: it only counts).
-        var kept: [Range<Int>] = []
-        var seen: [Int: [Int]] = [:]
+        // A set's kept elements, by their output bytes. An array keeps none (it only counts), and makes and
+        // destroys no containers: destroying one, even empty, is a runtime call.
+        var kept: KeptElements? = deduplicate ? KeptElements() : nil
         var index = ref.index + 1
         // Borrowed for the loop: `element` outlives the call, and binding it per element would cost an atomic retain
         // and release each time.
@@ -33,16 +33,20 @@ extension Converter {
                 writeAny(item)
                 result = .value
             }
+            // The issue read once into a local: then the optimiser sees it is nil on the common path and releases
+            // nothing there. Read from `result` in each branch, it cost a runtime call (a release of nil) per
+            // element.
+            let issue = result.issue
             if result.outcome != .value {
                 out.removeSubrange(elementStart...)
-                warn(.elementDropped(cause: result.issue, noValue: result.outcome == .noValue))
-            } else if deduplicate, isDuplicate(valueStart..<out.count, of: kept, seen: &seen) {
+                warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
+            } else if deduplicate, isDuplicate(valueStart..<out.count, of: &kept!) {
                 out.removeSubrange(elementStart...)
-                if let issue = result.issue { warn(issue) }
+                if let issue { warn(issue) }
             } else {
-                if let issue = result.issue { warn(issue) }
+                if let issue { warn(issue) }
                 keptCount += 1
-                if deduplicate { kept.append(valueStart..<out.count) }
+                if deduplicate { kept!.ranges.append(valueStart..<out.count) }
             }
             path.pop()
             index = document.tokens[index].next
@@ -51,15 +55,22 @@ extension Converter {
         return .value
     }
 
-    /// Whether `span` of `out` repeats a kept element; remembers it otherwise.
-    private func isDuplicate(_ span: Range<Int>, of kept: [Range<Int>], seen: inout [Int: [Int]]) -> Bool {
+    /// A set's kept elements: where each was written, and their indexes by a hash of their bytes.
+    struct KeptElements {
+        var ranges: [Range<Int>] = []
+        var byHash: [Int: [Int]] = [:]
+    }
+
+    /// Whether `span` of `out` repeats a kept element; remembers its hash otherwise (the caller keeps its range).
+    private func isDuplicate(_ span: Range<Int>, of kept: inout KeptElements) -> Bool {
         let bytes = out[span]
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let hash = hasher.finalize()
-        if let candidates = seen[hash], candidates.contains(where: { out[kept[$0]].elementsEqual(bytes) }) { return true }
-        seen[hash, default: []].append(kept.count)
+        if let candidates = kept.byHash[hash],
+           candidates.contains(where: { out[kept.ranges[$0]].elementsEqual(bytes) }) { return true }
+        kept.byHash[hash, default: []].append(kept.ranges.count)
         return false
     }
 
@@ -79,11 +90,12 @@ extension Converter {
             JSONStrings.writeQuoted(document.tokens[member.key], in: document.bytes, into: &out)
             out.append(.colon)
             let result = convert(ValueRef(document: ref.document, index: member.key + 1), as: element)
+            let issue = result.issue  // (read once: see convertArray)
             if result.outcome != .value {
                 out.removeSubrange(memberStart...)
-                warn(.elementDropped(cause: result.issue, noValue: result.outcome == .noValue))
+                warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
             } else {
-                if let issue = result.issue { warn(issue) }
+                if let issue { warn(issue) }
                 first = false
             }
             path.pop()

@@ -50,16 +50,16 @@ extension Converter {
         // Stage 0: one pass over the input members fills a slot per known key (the last duplicate wins).
         let unreadFrame = unread.top
         defer { unread.pop(to: unreadFrame) }
-        var duplicated = Set<Int>()
-        var strayDuplicates: [(key: [UInt8], pointer: String)] = []
-        var mergedPointers = [Int: String]()  // (not `[:]`, which is built through dictionaryLiteral)
+        var unusual: UnusualObjectState?  // made only for repeated keys, failed required properties, wire spans
         if object.index == 0 {
             for (key, pointer) in documents.mergedDuplicates(object.document) {
                 if let id = keys.id(of: key) {
-                    duplicated.insert(id)
-                    mergedPointers[id] = pointer
+                    unusual.update {
+                        $0.duplicated.insert(id)
+                        $0.mergedPointers[id] = pointer
+                    }
                 } else {
-                    strayDuplicates.append((key, pointer))
+                    unusual.update { $0.strayDuplicates.append((key, pointer)) }
                 }
             }
         }
@@ -69,7 +69,7 @@ extension Converter {
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
             if let id = keyID(keyToken, in: document.bytes, keys, expecting: expected) {
-                if slots[frame + id] >= 0 { duplicated.insert(id) }
+                if slots[frame + id] >= 0 { unusual.update { _ = $0.duplicated.insert(id) } }
                 slots[frame + id] = index
                 expected = id + 1
             } else {
@@ -80,19 +80,16 @@ extension Converter {
 
         let objectStart = out.count
         let flat = !writesWire || model.wireIsFlat
-        var spans: [(property: Int, start: Int, end: Int)] = []
         let holdsFrame = holds.push(model.properties.count, filledWith: false)
         defer { holds.pop(to: holdsFrame) }
-        // Input pointers of required properties that were present but did not convert (rendered only then).
-        var failedAt = [Int: String]()
         out.append(.openBrace)
         var first = true
-        var reportedDuplicates = Set<Int>()
         let objectDepth = path.depth
         // With no repeated key to report, a property with one plain key is settled here when its key is absent
         // and it has no default (a number's implicit zero, or nothing) or when its value is a common case
         // (writeCommonValue), reading only the property's plan; everything else takes the general path below.
-        let shortcuts = options.commonValueShortcuts && flat && !fromModel && duplicated.isEmpty
+        let hasDuplicates = unusual.map { !$0.duplicated.isEmpty } ?? false
+        let shortcuts = options.commonValueShortcuts && flat && !fromModel && !hasDuplicates
         let plans = model.plans
         let fragments = model.fragments
         for i in plans.indices {
@@ -131,10 +128,10 @@ extension Converter {
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
-                if let found, !duplicated.isEmpty {
+                if let found, hasDuplicates {
                     // A duplicated key a property uses is reported with that property, at the key itself.
                     let id = fromModel ? property.modelKeyID : property.keyIDs[found.alternative]
-                    if duplicated.contains(id), reportedDuplicates.insert(id).inserted {
+                    if unusual.update({ $0.duplicated.contains(id) && $0.reportedDuplicates.insert(id).inserted }) {
                         diagnostics.warn(path.render(documents, depth: objectDepth + 1), .duplicateKey(keys.key(id)))
                     }
                 }
@@ -142,19 +139,20 @@ extension Converter {
                 if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
                 let valueStart = out.count
                 if let found {
-                    let result = convert(found.value, as: property.value)
-                    if let issue = result.issue { warn(issue) }
-                    let outcome = result.outcome
+                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: property.value)
                     if outcome != .value { out.removeSubrange(valueStart...) }
                     if outcome == .value {
                         holds[holdsFrame + i] = true
-                    } else if outcome == .implicitDefault || result.issue != nil, let fallback = declaredDefault(property, of: model) {
+                    } else if outcome == .implicitDefault || hadIssue, let fallback = declaredDefault(property, of: model) {
                         out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                         holds[holdsFrame + i] = true
                     } else if outcome == .implicitDefault {
                         TypeCoercion.writeZero(property.value, into: &out)
                     }
-                    if !holds[holdsFrame + i], model.required.contains(i) { failedAt[i] = path.render(documents) }
+                    if !holds[holdsFrame + i], model.required.contains(i) {
+                        let pointer = path.render(documents)
+                        unusual.update { $0.failedAt[i] = pointer }
+                    }
                 } else if let fallback = declaredDefault(property, of: model) {
                     out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                     holds[holdsFrame + i] = true
@@ -166,22 +164,38 @@ extension Converter {
                 } else if flat {
                     first = false
                 } else {
-                    spans.append((i, valueStart, out.count))
+                    let end = out.count
+                    unusual.update { $0.spans.append((i, valueStart, end)) }
                 }
             }
         }
         out.append(.closeBrace)
 
-        if !duplicated.isEmpty {  // (iterating even an empty set costs a retain and a release of its storage)
-            for id in duplicated where !reportedDuplicates.contains(id) {
-                let pointer = mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
-                strayDuplicates.append((Array(keys.key(id)), pointer))
+        if hasDuplicates, var state = unusual {
+            for id in state.duplicated where !state.reportedDuplicates.contains(id) {
+                let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
+                state.strayDuplicates.append((Array(keys.key(id)), pointer))
             }
+            unusual = state
         }
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame,
-                        duplicates: strayDuplicates, frame: frame)
-        checkRules(of: model, holdsFrame: holdsFrame, failedAt: failedAt)
-        if !flat { assembleWireObject(model, spans: spans, from: objectStart) }
+        // `unusual` itself is handed on: a part taken out of it here would be a copy to release, even when nil.
+        reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
+                        frame: frame)
+        checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
+        if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }
+    }
+
+    /// `convert`, recording the value's issue if it has one: what happened, and whether there was an issue. The
+    /// result is taken apart here, out of line, so that `convertProperties` holds no `Issue?`: destroying one,
+    /// even nil, is a runtime call (a release), once per property on the general path.
+    @inline(never)
+    private mutating func convertRecordingIssue(_ ref: ValueRef, as value: CompiledValue)
+        -> (outcome: TypeCoercion.Outcome, hadIssue: Bool)
+    {
+        let result = convert(ref, as: value)
+        guard let issue = result.issue else { return (result.outcome, false) }
+        warn(issue)
+        return (result.outcome, true)
     }
 
     /// The property's declared default, converted on first use while a snapshot is being built (a default is
@@ -271,5 +285,34 @@ extension Converter {
             }
         }
         return (found, count)
+    }
+}
+
+/// What converting one object keeps only for unusual input: repeated keys, required properties that are present but
+/// hold no value, the value spans of a wire form that is not flat. It is made on first use, so an ordinary object
+/// makes and destroys none of these containers (destroying one, even empty, is a runtime call: six per object were
+/// about 2 % of the timeline's time).
+struct UnusualObjectState {
+    /// Ids of keys that occur more than once (or were merged by a rebuild).
+    var duplicated = Set<Int>()
+    /// Ids of repeated keys already reported with the property that uses them.
+    var reportedDuplicates = Set<Int>()
+    /// The pointer of each merged repeated key, by id.
+    var mergedPointers = [Int: String]()  // (not `[:]`, which is built through dictionaryLiteral)
+    /// Repeated keys that no property uses, reported with the stray keys.
+    var strayDuplicates: [(key: [UInt8], pointer: String)] = []
+    /// Input pointers of required properties that were present but did not convert (rendered only then).
+    var failedAt = [Int: String]()
+    /// Where each property's value was written, for `assembleWireObject`.
+    var spans: [(property: Int, start: Int, end: Int)] = []
+}
+
+extension Optional<UnusualObjectState> {
+    /// Runs `body` on the state, made first when there is none.
+    mutating func update<Result>(_ body: (inout UnusualObjectState) -> Result) -> Result {
+        var state = self ?? UnusualObjectState()
+        self = nil  // (so that `state` is the only reference to its containers while `body` changes them)
+        defer { self = state }
+        return body(&state)
     }
 }

@@ -3,16 +3,17 @@
 extension Converter {
     /// Stage 3 of a model's report: `unknown_key` (under `unknownKeys: reject`) and `duplicate_key` entries for keys
     /// that no property reads, sorted bytewise by key.
-    /// `duplicates` are repeated keys no property used (found through the key slots or merged by a rebuild); the
-    /// key tokens no property read are the frame of the `unread` stack at `unreadFrame`.
+    /// `unusual.strayDuplicates` are repeated keys no property used (found through the key slots or merged by a
+    /// rebuild); the key tokens no property read are the frame of the `unread` stack at `unreadFrame`.
     mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unreadFrame: Int, duplicates: [(key: [UInt8], pointer: String)], frame: Int) {
+                                  unreadFrame: Int, unusual: UnusualObjectState?, frame: Int) {
         let rejects = model.rejectsUnknownKeys
         let document = documents[object.document]
         let unreadKeys = unreadFrame..<unread.top
-        guard rejects || !duplicates.isEmpty || Self.mayRepeat(unreadKeys, of: unread, in: document) else { return }
+        let hasDuplicates = unusual.map { !$0.strayDuplicates.isEmpty } ?? false
+        guard rejects || hasDuplicates || Self.mayRepeat(unreadKeys, of: unread, in: document) else { return }
         var entries: [(key: [UInt8], code: DiagnosticCode, path: String, message: String)] = []
-        for (key, pointer) in duplicates {
+        for (key, pointer) in unusual?.strayDuplicates ?? [] {
             entries.append((key, .duplicateKey, pointer, Issue.duplicateKey(key).message))
         }
         var seen: [[UInt8]: Int] = [:]
@@ -103,11 +104,11 @@ extension Converter {
     }
 
     /// Stage 4: `required` and `requireAny`. The object's flags are the frame of the `holds` stack at `base`;
-    /// `failedAt` holds the input pointer of each required property that was present but holds no value.
-    mutating func checkRules(of model: CompiledModel, holdsFrame base: Int, failedAt: [Int: String]) {
+    /// `unusual.failedAt` holds the input pointer of each required property that was present but holds no value.
+    mutating func checkRules(of model: CompiledModel, holdsFrame base: Int, unusual: UnusualObjectState?) {
         for index in model.required where !holds[base + index] {
             let property = model.properties[index]
-            if let pointer = failedAt[index] {
+            if let pointer = unusual?.failedAt[index] {
                 diagnostics.record(pointer, .missingRequired, "\(property.name) is required", isError: true)
                 continue
             }

@@ -37,10 +37,35 @@ struct HostileInputTests {
         var options = ConversionOptions()
         options.maxDepth = maxDepth
         options.output = output
-        return body.withUnsafeBytes { registry.current.convert($0, model: model, options: options) }
+        let chosen = options
+        return onLargeStack { body.withUnsafeBytes { registry.current.convert($0, model: model, options: chosen) } }
     }
 
-    static func run(_ model: String, _ input: String) -> Outcome { registry.current.run(model, input) }
+    static func run(_ model: String, _ input: String) -> Outcome { onLargeStack { registry.current.run(model, input) } }
+
+    /// Runs `body` on a thread of its own with a 64 MiB stack. The conversion recurses once per nesting level, and
+    /// a debug build's frames are many times a release build's: the 512 nested objects the default limit allows
+    /// take about 8 MiB of stack in a debug build, all of a test thread's, while a release build converts the
+    /// deepest nesting allowed (1,024) in 1–2 MiB (operations.md, "Limits"). These tests are about the answers.
+    static func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        let box = ResultBox<T>()
+        let context = Unmanaged.passRetained(StackContext { box.value = body() }).toOpaque()
+        let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+        pthread_attr_init(attributes)
+        defer {
+            pthread_attr_destroy(attributes)
+            attributes.deallocate()
+        }
+        pthread_attr_setstacksize(attributes, 64 << 20)
+        var thread: pthread_t = 0
+        let status = pthread_create(&thread, attributes, { raw in
+            Unmanaged<StackContext>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        precondition(status == 0, "pthread_create failed: \(status)")
+        pthread_join(thread, nil)  // (which orders the thread's write of `box.value` before this read)
+        return box.value!
+    }
 
     /// The location of a JSON failure with `code`, or nil (with a recorded issue) for any other result.
     static func location(_ result: Result<Converted, MappingError>, code: String,
@@ -350,4 +375,15 @@ struct HostileInputTests {
             #expect(Self.run("Nested", #"{"a":"\#(run)"}"#) == Outcome(status: 200, body: #"{"a":"\#(run)"}"#, entries: []))
         }
     }
+}
+
+/// The closure a large-stack thread runs, passed through `pthread_create`'s context pointer.
+private final class StackContext: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// A large-stack thread's result, written by the thread and read after it is joined.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
 }
