@@ -72,12 +72,26 @@ extension Converter {
 
     /// Whether two of the keys may be equal: exact for a few keys without escapes (their raw bytes are then
     /// their decoded bytes, so two keys are equal when their lengths and bytes are), otherwise `true`, leaving the
-    /// answer to the full pass.
+    /// answer to the full pass. Keys of different lengths, the usual case, are settled in one pass over their
+    /// lengths; only a repeated length leads to comparing bytes, pair by pair.
     private static func mayRepeat(_ positions: Range<Int>, of keyTokens: FrameStack<Int>,
                                   in document: DocumentStack.Document) -> Bool {
         guard positions.count > 1 else { return false }
         guard positions.count <= 32, let bytes = document.bytes.baseAddress else { return true }
         let tokens = document.tokens
+        var lengths: UInt64 = 0  // bit `min(n, 63)` set when a key is `n` bytes long
+        var lengthRepeats = false
+        for i in positions {
+            let key = tokens[keyTokens[i]]
+            if key.hasEscapes { return true }
+            let bit: UInt64 = 1 << UInt64(min(key.end - key.start, 63))
+            if lengths & bit != 0 {
+                lengthRepeats = true
+                break
+            }
+            lengths |= bit
+        }
+        guard lengthRepeats else { return false }
         for i in positions {
             let a = tokens[keyTokens[i]]
             if a.hasEscapes { return true }

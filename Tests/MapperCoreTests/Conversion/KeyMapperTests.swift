@@ -199,6 +199,25 @@ struct KeyMapperTests {
         #expect(run("K_Reject", input) == Produced(status: status, output: output, entries: entries))
     }
 
+    /// A model that ignores unknown keys still reports one that repeats (`duplicate_key`). Unknown keys of
+    /// different lengths are settled by their lengths alone; equal lengths, escapes, keys of 63 bytes or more and
+    /// more than 32 unknown keys take the comparisons.
+    @Test(arguments: [
+        (#"{"zz":1,"zz":2}"#, ["/zz duplicate_key"]),
+        (#"{"ab":1,"cd":2}"#, []),
+        (#"{"q":1,"rr":2,"sss":3,"q":4}"#, ["/q duplicate_key"]),
+        (#"{"q":1,"rr":2,"sss":3,"t":4}"#, []),
+        (#"{"\u0061b":1,"ab":2}"#, ["/ab duplicate_key"]),
+        (#"{"\u0061b":1,"ac":2}"#, []),
+        (#"{"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk":1,"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkj":2}"#, []),
+        (#"{"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk":1,"x":2,"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk":3}"#, ["/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk duplicate_key"]),
+        ("{" + (0..<40).map { #""u\#($0)":\#($0)"# }.joined(separator: ",") + "}", []),
+        ("{" + (0..<40).map { #""u\#($0)":\#($0)"# }.joined(separator: ",") + #","u7":0}"#, ["/u7 duplicate_key"]),
+    ] as [(String, [String])])
+    func reportsRepeatedUnknownKeysOfAModelThatIgnoresThem(_ input: String, _ entries: [String]) {
+        #expect(run("K_One", input) == Produced(status: 200, output: #"{"a":0}"#, entries: entries))
+    }
+
     @Test
     func rejectsUnknownKeysAtAnyDepth() {
         #expect(run("K_Parent", #"{"child":{"uid":1,"x":1},"children":[{"uid":2},{"y":1}],"free":1}"#)
