@@ -17,7 +17,7 @@ struct Converter {
     var diagnostics: Diagnostics
     /// Where in the input the conversion is (pooled with the frame stacks below, so that the first member a
     /// conversion enters does not allocate).
-    var path: InputPath
+    let path: InputPath
     /// Per-object key slots (a stack of frames, one per model object being converted).
     let slots: FrameStack<Int>
     /// The model built for each model object written, by the output offset of its `{` (for `compare`, which
@@ -53,14 +53,12 @@ struct Converter {
     /// converter's last use of them (another converter may take them at once; what it built, `out` and
     /// `diagnostics`, stays readable). Every place that makes a converter calls it (a converter that does not
     /// just frees its scratch, and the pool is one set short).
-    mutating func recycleScratch() {
+    func recycleScratch() {
         slots.pop(to: 0)
         holds.pop(to: 0)
         unread.pop(to: 0)
-        var kept = path
-        path = InputPath()
-        kept.removeAll()
-        Self.scratchPool.give((slots, holds, unread, kept))
+        path.removeAll()
+        Self.scratchPool.give((slots, holds, unread, path))
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and

@@ -5,7 +5,12 @@
 ///
 /// A key segment points at a key token of a document (no copy); `reset` replaces everything before it, used where
 /// a value's input position is not where the conversion found it (a key renamed by `willTransform`).
-struct InputPath {
+///
+/// A class over a `FrameStack`, like the converter's other scratch stacks, and for the same reason: a push and a
+/// pop happen for every member and element converted, and an array would check that its buffer is uniquely
+/// referenced (a runtime call) on each. One converter uses a path at a time (they are pooled with the frame
+/// stacks), and nothing copies one.
+final class InputPath {
     enum Segment {
         case key(document: Int, token: Int)
         case literal([UInt8])
@@ -22,11 +27,11 @@ struct InputPath {
         case reset(Int)
     }
 
-    private var segments: [Stored] = []
-    private var literals: [[UInt8]] = []
-    private var resets: [String] = []
+    private let segments = FrameStack<Stored>(capacity: 32)
+    @exclusivity(unchecked) private var literals: [[UInt8]] = []
+    @exclusivity(unchecked) private var resets: [String] = []
 
-    mutating func push(_ segment: Segment) {
+    func push(_ segment: Segment) {
         switch segment {
         case .key(let document, let token): segments.append(.key(document: document, token: token))
         case .index(let i): segments.append(.index(i))
@@ -39,37 +44,35 @@ struct InputPath {
         }
     }
 
-    mutating func pop() { segments.removeLast() }
-    var depth: Int { segments.count }
+    func pop() {
+        precondition(segments.top > 0, "InputPath.pop on an empty path")
+        segments.pop(to: segments.top - 1)
+    }
+
+    var depth: Int { segments.top }
 
     /// The most segments the path holds without growing.
     var capacity: Int { segments.capacity }
 
     /// Empties the path, keeping the stack's capacity for the next conversion (the side tables are dropped).
-    mutating func removeAll() {
-        segments.removeAll(keepingCapacity: true)
+    func removeAll() {
+        segments.pop(to: 0)
         literals = []
         resets = []
     }
 
-    mutating func truncate(to depth: Int) {
-        while segments.count > depth { segments.removeLast() }
-    }
+    func truncate(to depth: Int) { segments.pop(to: depth) }
 
     /// The pointer of the first `depth` segments.
     func render(_ documents: DocumentStack, depth: Int) -> String {
-        var prefix = self
-        prefix.truncate(to: depth)
-        return prefix.render(documents)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(documents, depth: depth, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Renders the pointer, resolving key tokens through `documents` (raw key bytes unless a key has escapes).
-    func render(_ documents: DocumentStack) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        write(documents, into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
+    func render(_ documents: DocumentStack) -> String { render(documents, depth: depth) }
 
     /// Appends the path in coded form and returns true when every segment is a key of the input (document 0) or
     /// an index: one word per segment, a key as its token's index times two, an index as twice it plus one.
@@ -81,32 +84,28 @@ struct InputPath {
     /// the same container, so a key cannot meet an index there). `Diagnostics.deferPointers` says why the paths
     /// it codes never run through an object with a repeated key.
     func writeCoded(into out: inout [UInt8]) -> Bool {
-        segments.withUnsafeBufferPointer { segments in
-            for segment in segments {
-                switch segment {
-                case .key(let document, _) where document == 0: continue
-                case .index: continue
-                default: return false
-                }
+        let count = segments.top
+        for index in 0..<count {
+            switch segments[index] {
+            case .key(let document, _) where document == 0: continue
+            case .index: continue
+            default: return false
             }
-            guard !segments.isEmpty else { return true }
-            out.append(addingCapacity: segments.count * 8) { (span: inout OutputSpan<UInt8>) in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    let words = UnsafeMutableRawPointer(buffer.baseAddress!)
-                    for (offset, segment) in segments.enumerated() {
-                        let word: UInt64
-                        switch segment {
-                        case .key(_, let token): word = UInt64(token) &* 2
-                        case .index(let i): word = UInt64(i) &* 2 &+ 1
-                        default: preconditionFailure("checked above")
-                        }
-                        words.storeBytes(of: word, toByteOffset: offset * 8, as: UInt64.self)
-                    }
-                    initialized = segments.count * 8
-                }
-            }
-            return true
         }
+        guard count > 0 else { return true }
+        // The words are made on the stack and appended in one copy: a closure that wrote them into `out` would
+        // hold a reference to the segments (a retain and a release per warning).
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
+            for index in 0..<count {
+                switch segments[index] {
+                case .key(_, let token): words[index] = UInt64(token) &* 2
+                case .index(let i): words[index] = UInt64(i) &* 2 &+ 1
+                default: preconditionFailure("checked above")
+                }
+            }
+            out.append(bytes: UnsafeRawBufferPointer(words))
+        }
+        return true
     }
 
     /// Appends the pointer of a path in coded form (`writeCoded`), its keys read from `document` (the input).
@@ -135,13 +134,19 @@ struct InputPath {
 
     /// Appends the pointer (and then `extra` as one more token) to `out`.
     func write(_ documents: DocumentStack, appending extra: [UInt8]? = nil, into out: inout [UInt8]) {
-        var start = segments.count
+        write(documents, depth: depth, appending: extra, into: &out)
+    }
+
+    /// Appends the pointer of the first `depth` segments (and then `extra` as one more token) to `out`.
+    func write(_ documents: DocumentStack, depth: Int, appending extra: [UInt8]? = nil, into out: inout [UInt8]) {
+        var start = min(depth, segments.top)
+        let end = start
         while start > 0 {
             start -= 1
             if case .reset = segments[start] { break }
         }
-        for segment in segments[start...] {
-            switch segment {
+        for index in start..<end {
+            switch segments[index] {
             case .reset(let pointer):
                 out.append(utf8: resets[pointer])  // only the first segment of the loop can be a reset
             case .index(let i):
@@ -162,3 +167,6 @@ struct InputPath {
         }
     }
 }
+
+/// Handed from converter to converter through a locked pool with the frame stacks, never used by two at once.
+extension InputPath: @unchecked Sendable {}

@@ -65,7 +65,7 @@ struct DiagnosticsTests {
         withNoDocument { documents in
             var diagnostics = Diagnostics(strict: false)
             diagnostics.record("/first", .coerced, "one", isError: false)
-            var path = InputPath()
+            let path = InputPath()
             path.push(.index(3))
             path.push(.reset("/a~1b"))
             path.push(.literal(Array("c/d~".utf8)))
@@ -84,7 +84,7 @@ struct DiagnosticsTests {
     /// and keeps its stack's capacity.
     @Test func emptiedPathKeepsItsCapacityOnly() {
         withNoDocument { documents in
-            var path = InputPath()
+            let path = InputPath()
             for i in 0..<20 { path.push(.index(i)) }
             path.push(.reset("/renamed"))
             path.push(.literal(Array("absent".utf8)))
