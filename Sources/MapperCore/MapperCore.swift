@@ -63,15 +63,16 @@ extension RegistrySnapshot {
     func run(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
              index: Int, options: ConversionOptions, recordingBuilt: Bool = false,
              keepingEntries: Bool = true) -> Run {
-        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+        // Output is rarely larger than its input object: one allocation instead of a doubling series.
+        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens,
+                                  outputCapacity: tokens[index].end - tokens[index].start + 64)
         converter.recordsBuilt = recordingBuilt
         if !keepingEntries { converter.diagnostics.deferPointers(to: converter.documents[0]) }
-        // Output is rarely larger than its input object: one allocation instead of a doubling series.
-        converter.out.reserveCapacity(tokens[index].end - tokens[index].start + 64)
         converter.convertObject(ValueRef(document: 0, index: index), as: model)
+        let out = converter.out.array
         converter.recycleScratch()
         converter.diagnostics.stopDeferring()
-        return Run(out: converter.out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
+        return Run(out: out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
                    builtAt: converter.builtAt)
     }
 

@@ -30,7 +30,7 @@ extension RegistrySnapshot {
         return withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
             var elements: [(key: Int?, index: Int)] = []
-            var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+            var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens, outputCapacity: 0)
             for member in converter.resolvedMembers(ValueRef(document: 0, index: 0)) {
                 elements.append((member.key, member.key + 1))
             }
@@ -125,7 +125,7 @@ extension RegistrySnapshot {
             return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: result,
                                                                entries: part.all.entries, maxEntries: options.maxReportEntries)))
         }
-        return .success(Converted(body: part.out, warnings: part.warnings, modelHash: nil, report: part.all))
+        return .success(Converted(body: part.out.array, warnings: part.warnings, modelHash: nil, report: part.all))
     }
 
     /// Batch elements per run at the least: a run is handed to another thread only when it is at least this long
@@ -152,7 +152,8 @@ extension RegistrySnapshot {
                            _ tokens: UnsafeBufferPointer<JSONToken>, _ elements: ArraySlice<(key: Int?, index: Int)>,
                            options: ConversionOptions, object: Bool) {
         let strict = options.mode == .strict
-        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
+        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens,
+                                  outputCapacity: 0)  // (it writes into the part's buffer, swapped in)
         swap(&converter.out, &part.out)
         let contentStart = converter.out.count  // after the opening bracket, in the first part
         for element in elements {
@@ -190,7 +191,7 @@ extension RegistrySnapshot {
             converter.convertObject(ValueRef(document: 0, index: element.index), as: model)
             let diagnostics = converter.diagnostics
             if diagnostics.errorCount > 0 {
-                converter.out.removeSubrange(elementStart...)
+                converter.out.truncate(to: elementStart)
                 part.failed = true
                 part.warnings += 1
                 if strict {
@@ -206,7 +207,7 @@ extension RegistrySnapshot {
             part.warnings += diagnostics.count
             if strict {
                 if options.output == .model {
-                    part.strictResult.append(contentsOf: converter.out[valueStart...])
+                    part.strictResult.append(bytes: converter.out.bytes(valueStart..<converter.out.count))
                 } else {
                     var modelOptions = options
                     modelOptions.output = .model
@@ -215,8 +216,8 @@ extension RegistrySnapshot {
                 }
             }
         }
+        swap(&converter.out, &part.out)  // (before recycling: the converter's own buffer goes back to the pool)
         converter.recycleScratch()
-        swap(&converter.out, &part.out)
     }
 }
 
@@ -224,14 +225,14 @@ extension RegistrySnapshot {
 /// opening bracket in the first run), strict mode's report result (comma-separated, no brackets), the entries and
 /// counts. The parts of a batch, joined in order, are what one run over every element makes.
 private struct BatchPart: Sendable {
-    var out: [UInt8] = []
+    var out: OutputBuffer
     var strictResult: [UInt8] = []
     var all: Diagnostics
     var failed = false
     var warnings: Int
 
     init(opening: UInt8?, reserving capacity: Int, all: Diagnostics) {
-        out.reserveCapacity(capacity + 1)
+        out = OutputBuffer(capacity: capacity + 1)
         if let opening { out.append(opening) }
         self.all = all
         warnings = all.count
@@ -241,7 +242,7 @@ private struct BatchPart: Sendable {
     mutating func join(_ next: BatchPart) {
         if !next.out.isEmpty {
             if out.count > 1 { out.append(.comma) }
-            out.append(contentsOf: next.out)
+            out.append(bytes: next.out.bytes(0..<next.out.count))
         }
         if !next.strictResult.isEmpty {
             if !strictResult.isEmpty { strictResult.append(.comma) }

@@ -38,10 +38,10 @@ extension Converter {
             // element.
             let issue = result.issue
             if result.outcome != .value {
-                out.removeSubrange(elementStart...)
+                out.truncate(to: elementStart)
                 warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
             } else if deduplicate, isDuplicate(valueStart..<out.count, of: &kept!) {
-                out.removeSubrange(elementStart...)
+                out.truncate(to: elementStart)
                 if let issue { warn(issue) }
             } else {
                 if let issue { warn(issue) }
@@ -63,13 +63,13 @@ extension Converter {
 
     /// Whether `span` of `out` repeats a kept element; remembers its hash otherwise (the caller keeps its range).
     private func isDuplicate(_ span: Range<Int>, of kept: inout KeptElements) -> Bool {
-        let bytes = out[span]
+        let bytes = out.bytes(span)
         var hasher = Hasher()
         hasher.combine(bytes.count)
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(bytes: bytes)
         let hash = hasher.finalize()
         if let candidates = kept.byHash[hash],
-           candidates.contains(where: { out[kept.ranges[$0]].elementsEqual(bytes) }) { return true }
+           candidates.contains(where: { out.bytes(kept.ranges[$0]).elementsEqual(bytes) }) { return true }
         kept.byHash[hash, default: []].append(kept.ranges.count)
         return false
     }
@@ -92,7 +92,7 @@ extension Converter {
             let result = convert(ValueRef(document: ref.document, index: member.key + 1), as: element)
             let issue = result.issue  // (read once: see convertArray)
             if result.outcome != .value {
-                out.removeSubrange(memberStart...)
+                out.truncate(to: memberStart)
                 warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
             } else {
                 if let issue { warn(issue) }

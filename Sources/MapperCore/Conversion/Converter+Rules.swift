@@ -142,7 +142,7 @@ extension Converter {
     /// Checks a converted value against its constraints; the value's canonical bytes start at `written`.
     mutating func checkConstraints(_ c: CompiledConstraints, value: CompiledValue, token: JSONToken,
                                    bytes: UnsafeRawBufferPointer, written: Int, instant: Instant) {
-        let canonical = Array(out[written...])
+        let canonical = out.written(from: written)
         if case .date = value.kind {
             if let minimum = c.minimumInstant, instant < minimum {
                 fail(.constraintFailed, "\(shown(canonical)) is before the minimum \(c.minimumText)")

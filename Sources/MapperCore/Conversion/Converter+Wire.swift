@@ -79,7 +79,7 @@ struct WireObject {
         members[at].value = .object(child)
     }
 
-    func write(into out: inout [UInt8]) {
+    func write(into out: inout some ByteSink) {
         out.append(.openBrace)
         for (i, member) in members.enumerated() {
             if i > 0 { out.append(.comma) }
@@ -103,7 +103,7 @@ extension Converter {
         for span in spans {
             let property = model.properties[span.property]
             let key = property.keys[0]
-            if !object.put(.bytes(out[span.start..<span.end]), at: key.components[...], replace: false) {
+            if !object.put(.bytes(ArraySlice(out.bytes(span.start..<span.end))), at: key.components[...], replace: false) {
                 let depth = path.depth
                 for component in key.components { path.push(.literal(component)) }
                 warn(Issue(code: .outputConflict, message:
@@ -121,7 +121,7 @@ extension Converter {
         }
         var rewritten: [UInt8] = []
         object.write(into: &rewritten)
-        out.replaceSubrange(start..., with: rewritten)
+        out.replace(from: start, with: rewritten)
     }
 
     /// Wraps the wire object at `out[start...]` under the declared model's `unwrap` key path, so `/normalize`
@@ -134,7 +134,7 @@ extension Converter {
             JSONStrings.writeQuoted(component, into: &prefix)
             prefix.append(.colon)
         }
-        out.insert(contentsOf: prefix, at: start)
-        out.append(contentsOf: repeatElement(UInt8.closeBrace, count: unwrap.components.count))
+        out.insert(prefix, at: start)
+        for _ in unwrap.components { out.append(.closeBrace) }
     }
 }

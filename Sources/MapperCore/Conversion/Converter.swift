@@ -13,7 +13,9 @@ struct Converter {
     let snapshot: RegistrySnapshot
     let options: ConversionOptions
     var documents: DocumentStack
-    var out: [UInt8] = []
+    /// The output (see `OutputBuffer`: no uniqueness check per append), pooled with the frame stacks: the caller
+    /// takes its bytes (`out.array`) before `recycleScratch`.
+    var out: OutputBuffer
     var diagnostics: Diagnostics
     /// Where in the input the conversion is (pooled with the frame stacks below, so that the first member a
     /// conversion enters does not allocate).
@@ -32,33 +34,36 @@ struct Converter {
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
 
+    /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
-         tokens: UnsafeBufferPointer<JSONToken>) {
+         tokens: UnsafeBufferPointer<JSONToken>, outputCapacity: Int = 256) {
         self.snapshot = snapshot
         self.options = options
         self.documents = DocumentStack(input: input, tokens: tokens)
         self.diagnostics = Diagnostics(strict: options.mode == .strict)
-        (slots, holds, unread, path) = Self.scratchPool.take() ?? (FrameStack(), FrameStack(), FrameStack(), InputPath())
+        (slots, holds, unread, path, out) = Self.scratchPool.take()
+            ?? (FrameStack(), FrameStack(), FrameStack(), InputPath(), OutputBuffer(capacity: outputCapacity))
+        out.removeAll(reservingCapacity: outputCapacity)
     }
 
-    /// Frame stacks and paths of finished conversions (`ScratchPool`); those grown past 4,096 elements are not
-    /// kept.
-    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath)>(
-        limit: 8
-    ) {
+    /// Frame stacks, paths and output buffers of finished conversions (`ScratchPool`); those grown past 4,096
+    /// elements (and buffers past 256 KiB) are not kept.
+    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath,
+                                                  OutputBuffer)>(limit: 8) {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096 && $0.3.capacity <= 4096
+            && $0.4.capacity <= 256 * 1024
     }
 
-    /// Hands the frame stacks and the path to the next converter; call once the conversion is done, as the
-    /// converter's last use of them (another converter may take them at once; what it built, `out` and
-    /// `diagnostics`, stays readable). Every place that makes a converter calls it (a converter that does not
-    /// just frees its scratch, and the pool is one set short).
+    /// Hands the frame stacks, the path and the output buffer to the next converter; call once the conversion is
+    /// done and its bytes are taken (`out.array`), as the converter's last use of them (another converter may
+    /// take them at once; `diagnostics` stays readable). Every place that makes a converter calls it (a converter
+    /// that does not just frees its scratch, and the pool is one set short).
     func recycleScratch() {
         slots.pop(to: 0)
         holds.pop(to: 0)
         unread.pop(to: 0)
         path.removeAll()
-        Self.scratchPool.give((slots, holds, unread, path))
+        Self.scratchPool.give((slots, holds, unread, path, out))
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and
@@ -90,9 +95,7 @@ struct Converter {
         let writtenCount = out.count - from
         value.coercedInfix.withUnsafeBytes { infix in
             withUnsafeTemporaryAllocation(byteCount: writtenCount, alignment: 1) { written in
-                out.withUnsafeBytes { out in
-                    written.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[from...]))
-                }
+                written.copyMemory(from: out.bytes(from..<out.count))
                 let written = UnsafeRawBufferPointer(written)
                 diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
                     Self.writeCoercedMessage(token, bytes, infix: infix, written: written,
@@ -209,8 +212,8 @@ struct Converter {
     }
 
     /// Calls `body` with a string token's decoded bytes (the raw slice when it has no escapes; empty for others).
-    private static func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8],
-                                 _ body: (UnsafeRawBufferPointer, inout [UInt8]) -> TypeCoercion.Result)
+    private static func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer,
+                                 _ body: (UnsafeRawBufferPointer, inout OutputBuffer) -> TypeCoercion.Result)
         -> TypeCoercion.Result
     {
         guard token.kind == .string else { return body(UnsafeRawBufferPointer(start: nil, count: 0), &out) }

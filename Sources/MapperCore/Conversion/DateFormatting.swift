@@ -20,13 +20,12 @@ enum DateFormatting {
 
     /// RFC 3339 in UTC with "Z": fraction written with 3 digits when the time has whole milliseconds, 6 when it has
     /// microseconds, none when neither ("2015-09-03T16:12:21Z", "…21.500Z", "…21.123456Z").
-    static func writeISO8601(_ i: Instant, into out: inout [UInt8]) {
+    static func writeISO8601(_ i: Instant, into out: inout some ByteSink) {
         let date = DateFields(i)
         let fractionDigits = date.microsecond % 1000 != 0 ? 6 : date.microsecond != 0 ? 3 : 0
         let length = 20 + (fractionDigits == 0 ? 0 : fractionDigits + 1)
         // Every field has a fixed width (the year is 0001–9999), so the text is filled in place with one append.
-        out.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
+        out.append(count: length) { buffer in
                 func put(_ value: Int, width: Int, at offset: Int) {
                     var rest = value
                     for index in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -50,14 +49,12 @@ enum DateFormatting {
                     put(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits, at: 20)
                 }
                 buffer[length - 1] = UInt8(ascii: "Z")
-                initialized = length
-            }
         }
     }
 
     /// Seconds as a plain decimal: integral when no fraction, else fraction digits up to microseconds, no trailing
     /// zeros ("1441296741.5"); negative instants too ("-0.5" is half a second before the epoch).
-    static func writeEpochSeconds(_ i: Instant, into out: inout [UInt8]) {
+    static func writeEpochSeconds(_ i: Instant, into out: inout some ByteSink) {
         if i.microseconds < 0 {
             out.append(UInt8(ascii: "-"))
         }
@@ -75,7 +72,7 @@ enum DateFormatting {
     }
 
     /// Integer milliseconds, sub-millisecond part truncated toward the past (floor, also for negative instants).
-    static func writeEpochMillis(_ i: Instant, into out: inout [UInt8]) {
+    static func writeEpochMillis(_ i: Instant, into out: inout some ByteSink) {
         var millis = i.microseconds / 1000
         if i.microseconds % 1000 < 0 {
             millis -= 1
@@ -88,7 +85,7 @@ enum DateFormatting {
 
     /// Writes `instant` in `format` (epoch forms are JSON numbers, iso8601 and patterns are written as raw text
     /// WITHOUT quotes; the caller quotes).
-    static func write(_ instant: Instant, as format: DateFormat, into out: inout [UInt8]) {
+    static func write(_ instant: Instant, as format: DateFormat, into out: inout some ByteSink) {
         switch format {
         case .iso8601: writeISO8601(instant, into: &out)
         case .epoch: writeEpochSeconds(instant, into: &out)
@@ -100,7 +97,7 @@ enum DateFormatting {
     // MARK: - Digits
 
     /// Appends a non-negative `value` zero-padded to at least `width` digits.
-    static func writeDigits(_ value: Int, width: Int, into out: inout [UInt8]) {
+    static func writeDigits(_ value: Int, width: Int, into out: inout some ByteSink) {
         var digits = 1
         var rest = value / 10
         while rest > 0 {
@@ -114,7 +111,7 @@ enum DateFormatting {
     }
 
     /// Appends `value` in decimal, without padding.
-    static func writeDecimal(_ value: UInt64, into out: inout [UInt8]) {
+    static func writeDecimal(_ value: UInt64, into out: inout some ByteSink) {
         var divisor: UInt64 = 1
         while divisor <= value / 10 {
             divisor *= 10
@@ -128,7 +125,7 @@ enum DateFormatting {
     }
 
     /// Appends the bytes of a static ASCII text.
-    static func writeText(_ text: StaticString, into out: inout [UInt8]) {
+    static func writeText(_ text: StaticString, into out: inout some ByteSink) {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

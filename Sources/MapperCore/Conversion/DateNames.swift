@@ -88,7 +88,7 @@ enum DateNames {
     }
 
     /// Appends the first `count` bytes of `name` (all of it when `count` is nil).
-    static func write(_ name: StaticString, prefix count: Int? = nil, into out: inout [UInt8]) {
+    static func write(_ name: StaticString, prefix count: Int? = nil, into out: inout some ByteSink) {
         let length = Swift.min(count ?? name.utf8CodeUnitCount, name.utf8CodeUnitCount)
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: length))
     }

@@ -6,7 +6,7 @@
 
 extension DatePattern {
     /// Appends `instant` in this pattern, in UTC.
-    func format(_ instant: Instant, into out: inout [UInt8]) {
+    func format(_ instant: Instant, into out: inout some ByteSink) {
         let date = DateFields(instant)
         for field in fields {
             switch field {

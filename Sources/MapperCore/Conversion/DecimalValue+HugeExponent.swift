@@ -8,7 +8,7 @@
 extension DecimalValue {
     /// Writes the canonical form of a grammar-valid number with at most 38 significant digits whose exponent is
     /// too large for `DecimalValue`; returns false when the text has more significant digits than that.
-    static func writeHugeExponent(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+    static func writeHugeExponent(_ text: UnsafeRawBufferPointer, into out: inout some ByteSink) -> Bool {
         let anatomy = NumberText.Anatomy(text)
         guard anatomy.significantCount <= 38, !anatomy.isZero, !anatomy.exponentDigits.isEmpty else { return false }
         // value = d₁.d₂…dₙ × 10^(E + pointShift - 1)

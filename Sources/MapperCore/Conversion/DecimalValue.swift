@@ -121,7 +121,7 @@ extension DecimalValue {
     /// Canonical form: no exponent, no leading zeros, no trailing fractional zeros, -0 as 0 ("1.50" → "1.5",
     /// "1e3" → "1000"); if that plain form would exceed 40 characters (sign included), the shortest d.ddde±x form
     /// ("1e+50", "-1.5e-45", "1.23e+41").
-    func write(into out: inout [UInt8]) {
+    func write(into out: inout some ByteSink) {
         typealias Byte = NumberText.Byte
         guard significand != 0 else {
             out.append(Byte.zero)

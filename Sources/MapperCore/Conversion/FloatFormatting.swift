@@ -24,7 +24,7 @@ enum FloatFormatting {
     private typealias Byte = NumberText.Byte
 
     /// ECMAScript formatting of the shortest digits that round-trip as a Double.
-    static func write(_ value: Double, into out: inout [UInt8]) {
+    static func write(_ value: Double, into out: inout some ByteSink) {
         guard value != 0 else {
             out.append(Byte.zero)
             return
@@ -35,7 +35,7 @@ enum FloatFormatting {
     }
 
     /// ECMAScript formatting of the shortest digits that round-trip as a Float (0.1 → "0.1").
-    static func write(_ value: Float, into out: inout [UInt8]) {
+    static func write(_ value: Float, into out: inout some ByteSink) {
         guard value != 0 else {
             out.append(Byte.zero)
             return
@@ -46,7 +46,7 @@ enum FloatFormatting {
     }
 
     /// Plain decimal digits, with a leading "-" for negative values.
-    static func writeInteger(_ value: Int128, into out: inout [UInt8]) {
+    static func writeInteger(_ value: Int128, into out: inout some ByteSink) {
         if value < 0 { out.append(Byte.minus) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             let start = renderDigits(of: value.magnitude, into: buffer)
@@ -79,7 +79,7 @@ enum FloatFormatting {
 
     // MARK: - ECMAScript layout
 
-    private static func layOut(negative: Bool, _ shortest: ShortestDigits, into out: inout [UInt8]) {
+    private static func layOut(negative: Bool, _ shortest: ShortestDigits, into out: inout some ByteSink) {
         if negative { out.append(Byte.minus) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             let start = renderDigits(of: UInt128(shortest.significantDigits), into: buffer)

@@ -7,7 +7,7 @@ extension TypeCoercion {
     /// `instant` receives the parsed instant for constraint checks.
     static func date(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
                      as target: CompiledValue, fromModel: Bool, instant: inout Instant,
-                     into out: inout [UInt8]) -> Result {
+                     into out: inout some ByteSink) -> Result {
         let found = { ValueDescription.describe(token, in: bytes) }
         let formats = fromModel ? target.modelFormDateInput : target.dateInput
         let epochDeclared = formats.contains { $0 == .epoch || $0 == .epochMillis }
@@ -58,7 +58,7 @@ extension TypeCoercion {
         }
         if truncated {
             return Result(outcome: .value, issue: Issue(code: .fractionTruncated,
-                message: "\(found()) truncated to microseconds: \(String(decoding: out[start...], as: UTF8.self))"))
+                message: "\(found()) truncated to microseconds: \(String(decoding: out.written(from: start), as: UTF8.self))"))
         }
         if isCoerced { return coerced(from: start) }
         return .value

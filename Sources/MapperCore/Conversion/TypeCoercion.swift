@@ -73,7 +73,7 @@ enum TypeCoercion {
 
     /// `bool`, integer types, `float` and `double`. `text` is the decoded string for string tokens.
     static func numeric(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                        as target: CompiledValue, into out: inout [UInt8]) -> Result {
+                        as target: CompiledValue, into out: inout some ByteSink) -> Result {
         let start = out.count
         func implicit(_ issue: Issue) -> Result {
             writeZero(target, into: &out)
@@ -127,7 +127,7 @@ enum TypeCoercion {
 
     /// A grammar-valid number text into a numeric target.
     private static func number(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
-                               found: Found, into out: inout [UInt8]) -> Result {
+                               found: Found, into out: inout some ByteSink) -> Result {
         let start = out.count
         switch target.kind {
         case .bool:
@@ -157,7 +157,7 @@ enum TypeCoercion {
                 }
                 if truncated {
                     return Result(outcome: .value, issue: Issue(code: .fractionTruncated, message:
-                        "\(found.text) truncated to \(target.typeName) \(String(decoding: out[start...], as: UTF8.self))"))
+                        "\(found.text) truncated to \(target.typeName) \(String(decoding: out.written(from: start), as: UTF8.self))"))
                 }
                 return .value
             }
@@ -205,7 +205,7 @@ enum TypeCoercion {
         return true
     }
 
-    private static func outOfRange(_ target: CompiledValue, _ found: String, into out: inout [UInt8]) -> Result {
+    private static func outOfRange(_ target: CompiledValue, _ found: String, into out: inout some ByteSink) -> Result {
         writeZero(target, into: &out)
         return Result(outcome: .implicitDefault,
                       issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
@@ -225,24 +225,24 @@ enum TypeCoercion {
         var text: String { ValueDescription.describe(token, in: bytes) }
     }
 
-    static func writeZero(_ target: CompiledValue, into out: inout [UInt8]) {
+    static func writeZero(_ target: CompiledValue, into out: inout some ByteSink) {
         if case .bool = target.kind { writeZero(isBool: true, into: &out) } else { writeZero(isBool: false, into: &out) }
     }
 
     /// `false` for a `bool`, else `0`.
-    static func writeZero(isBool: Bool, into out: inout [UInt8]) {
+    static func writeZero(isBool: Bool, into out: inout some ByteSink) {
         if isBool { writeBool(false, into: &out) } else { out.append(UInt8(ascii: "0")) }
     }
 
     /// `true` or `false`, in one copy.
-    static func writeBool(_ value: Bool, into out: inout [UInt8]) {
+    static func writeBool(_ value: Bool, into out: inout some ByteSink) {
         out.append(value ? "true" : "false")
     }
 
     // MARK: - number, decimal, string
 
     static func numberText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                           into out: inout [UInt8]) -> Result {
+                           into out: inout some ByteSink) -> Result {
         let start = out.count
         switch token.kind {
         case .number:
@@ -269,7 +269,7 @@ enum TypeCoercion {
     }
 
     static func decimal(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                        into out: inout [UInt8]) -> Result {
+                        into out: inout some ByteSink) -> Result {
         let start = out.count
         let found = Found(token: token, bytes: bytes)
         switch token.kind {
@@ -302,7 +302,7 @@ enum TypeCoercion {
         return dropped(.outOfRange, "\(found) has more than 38 significant digits")
     }
 
-    static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Result {
+    static func string(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout some ByteSink) -> Result {
         let start = out.count
         switch token.kind {
         case .string:
@@ -328,7 +328,7 @@ enum TypeCoercion {
     // MARK: - url, data
 
     static func url(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                    into out: inout [UInt8]) -> Result {
+                    into out: inout some ByteSink) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string:
@@ -344,7 +344,7 @@ enum TypeCoercion {
     }
 
     static func data(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                     as target: CompiledValue, into out: inout [UInt8]) -> Result {
+                     as target: CompiledValue, into out: inout some ByteSink) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string where !target.base64:

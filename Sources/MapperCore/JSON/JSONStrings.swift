@@ -16,7 +16,7 @@ enum JSONStrings {
 
     /// Appends the decoded UTF-8 bytes of a string token (escapes resolved; `\u0000` allowed → byte 0).
     /// `token` must come from `JSONScanner` scanning `bytes`.
-    static func decode(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    static func decode(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, into out: inout some ByteSink) {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
         guard token.hasEscapes else {
             append(raw, from: 0, to: raw.count, into: &out)
@@ -65,7 +65,7 @@ enum JSONStrings {
 
     /// Appends `"` + `s` + `"`, escaping only `"`, `\` and U+0000–U+001F: `\b \f \n \r \t` by name, the others as
     /// `\u00xx` (lowercase hex); DEL, `/` and non-ASCII are not escaped (SEMANTICS.md "Bytes"). `s` is valid UTF-8.
-    static func writeQuoted(_ s: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    static func writeQuoted(_ s: UnsafeRawBufferPointer, into out: inout some ByteSink) {
         var offset = firstByteToEscape(in: s, from: 0)
         guard offset < s.count else {
             appendQuoted(s, into: &out)  // the common case: nothing to escape, one copy
@@ -89,7 +89,7 @@ enum JSONStrings {
     /// `"`, `\` or control byte through) and is copied as is.
     static func writeQuoted(_ token: JSONToken, in bytes: UnsafeRawBufferPointer,
                             after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                            into out: inout [UInt8]) {
+                            into out: inout some ByteSink) {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
         guard token.hasEscapes else {
             appendQuoted(raw, after: prefix, into: &out)
@@ -116,7 +116,7 @@ enum JSONStrings {
     }
 
     /// Appends the canonical escape of a byte that must be escaped (`"`, `\`, U+0000–U+001F).
-    private static func writeEscaped(_ byte: UInt8, into out: inout [UInt8]) {
+    private static func writeEscaped(_ byte: UInt8, into out: inout some ByteSink) {
         let named: UInt8
         switch byte {
         case .quote, .backslash: named = byte
@@ -184,7 +184,7 @@ enum JSONStrings {
         }
     }
 
-    private static func appendUTF8(_ scalar: UInt32, into out: inout [UInt8]) {
+    private static func appendUTF8(_ scalar: UInt32, into out: inout some ByteSink) {
         let (encoded, count) = utf8(scalar)
         for index in 0..<count {
             out.append(UInt8(truncatingIfNeeded: encoded >> (index * 8)))
@@ -193,39 +193,29 @@ enum JSONStrings {
 
     /// Appends `raw[from..<to]`.
     @inline(__always)
-    private static func append(_ raw: UnsafeRawBufferPointer, from start: Int, to end: Int, into out: inout [UInt8]) {
+    private static func append(_ raw: UnsafeRawBufferPointer, from start: Int, to end: Int, into out: inout some ByteSink) {
         guard start < end, let source = raw.baseAddress else { return }
-        let count = end - start
-        out.append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source + start, byteCount: count)
-                initialized = count
-            }
-        }
+        out.append(bytes: UnsafeRawBufferPointer(start: source + start, count: end - start))
     }
 
-    /// Appends `prefix` + `"` + `raw` + `"` with one append: each `Array.append` costs a uniqueness and capacity
-    /// check, which for short strings costs more than the copy.
+    /// Appends `prefix` + `"` + `raw` + `"` with one append: each append costs a capacity check (and an array's a
+    /// uniqueness check), which for short strings costs more than the copy.
     @inline(__always)
     private static func appendQuoted(_ raw: UnsafeRawBufferPointer,
                                      after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                                     into out: inout [UInt8]) {
+                                     into out: inout some ByteSink) {
         let count = raw.count
-        let length = prefix.count + count + 2
-        out.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var target = UnsafeMutableRawPointer(buffer.baseAddress!)
-                if let source = prefix.baseAddress {
-                    copyBytes(to: target, from: source, count: prefix.count)
-                    target += prefix.count
-                }
-                target.storeBytes(of: .quote, as: UInt8.self)
-                if let source = raw.baseAddress {
-                    (target + 1).copyMemory(from: source, byteCount: count)
-                }
-                target.storeBytes(of: .quote, toByteOffset: count + 1, as: UInt8.self)
-                initialized = length
+        out.append(count: prefix.count + count + 2) { buffer in
+            var target = UnsafeMutableRawPointer(buffer.baseAddress!)
+            if let source = prefix.baseAddress {
+                copyBytes(to: target, from: source, count: prefix.count)
+                target += prefix.count
             }
+            target.storeBytes(of: .quote, as: UInt8.self)
+            if let source = raw.baseAddress {
+                (target + 1).copyMemory(from: source, byteCount: count)
+            }
+            target.storeBytes(of: .quote, toByteOffset: count + 1, as: UInt8.self)
         }
     }
 

@@ -77,7 +77,7 @@ extension JSONValue {
     }
 
     /// Appends the canonical compact bytes (SEMANTICS.md, "Bytes"): member order and number text kept.
-    func write(into out: inout [UInt8]) {
+    func write(into out: inout some ByteSink) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -108,7 +108,7 @@ extension JSONValue {
         return out
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout some ByteSink) {
         s.withUTF8Bytes { JSONStrings.writeQuoted(UnsafeRawBufferPointer($0), into: &out) }
     }
 

@@ -103,8 +103,9 @@ enum ConstantConversion {
                 options.output = wire ? .wire : .model
                 var converter = Converter(snapshot: snapshot, options: options, input: raw, tokens: tokens)
                 let result = converter.convert(ValueRef(document: 0, index: 0), as: value)
+                let out = converter.out.array
                 converter.recycleScratch()
-                return Converted(bytes: converter.out, outcome: result.outcome, issue: result.issue,
+                return Converted(bytes: out, outcome: result.outcome, issue: result.issue,
                                  diagnostics: converter.diagnostics)
             }
         }

@@ -66,8 +66,7 @@ enum Base64 {
     }
 
     /// Appends the padded standard base64 spelling of `bytes` to `out`.
-    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
+    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout some ByteSink) {
         alphabet.withUTF8Buffer { symbol in
             var index = 0
             while bytes.count - index >= 3 {
@@ -98,7 +97,7 @@ enum Base64 {
     }
 
     /// Appends the padded standard base64 spelling of `bytes` to `out`.
-    static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+    static func encode(_ bytes: [UInt8], into out: inout some ByteSink) {
         bytes.withUnsafeBytes { encode($0, into: &out) }
     }
 

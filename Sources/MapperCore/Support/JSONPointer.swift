@@ -11,7 +11,7 @@ enum JSONPointer {
 
     /// Appends one reference token, escaped, to a pointer's bytes (`~` and `/` are ASCII, so UTF-8 passes as is).
     /// Runs without either byte, the usual case, are copied whole.
-    static func appendEscaped(_ token: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    static func appendEscaped(_ token: UnsafeRawBufferPointer, to out: inout some ByteSink) {
         guard token.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
             out.append(bytes: token)  // the usual case: one copy
             return
