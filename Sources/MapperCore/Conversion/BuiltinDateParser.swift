@@ -7,8 +7,9 @@
 //     Fri Sep 04 00:12:21[.SSS] +0800 2015        Weibo/Twitter `EEE MMM dd HH:mm:ss Z yyyy`
 //
 // The first byte picks the form (a digit: RFC 3339; anything else: Weibo). The second form covers YYModel's ten
-// length-dispatched formats and all of RFC 3339. Fields are range-checked by `DateFields.instant()`; English
-// names are case-sensitive and the weekday is not checked against the date.
+// length-dispatched formats and all of RFC 3339. Fields are range-checked by `DateFields.instant()` (or
+// `DateFields.inUTC()`, which the common-value path writes from directly); English names are case-sensitive and
+// the weekday is not checked against the date.
 
 /// The built-in date input formats.
 enum BuiltinDateParser {
@@ -18,32 +19,39 @@ enum BuiltinDateParser {
     /// Every field range-checked (month 1–12, day exists in that month/year incl. leap years, hour 0–23, min/sec 0–59,
     /// year 0001–9999, zone hours 00–23, zone minutes 00–59); the instant after applying the offset must be in range.
     static func parse(_ text: UnsafeRawBufferPointer) -> DateReading {
-        guard let first = text.first else { return .invalid }
+        guard let (fields, truncated) = fields(text) else { return .invalid }
+        return fields.reading(truncated: truncated)
+    }
+
+    /// The fields `text` spells, with its offset, and whether a fraction lost digits; nil when `text` is in none
+    /// of the forms. The fields are not range-checked yet (`DateFields.instant()`, `DateFields.inUTC()`).
+    static func fields(_ text: UnsafeRawBufferPointer) -> (DateFields, truncated: Bool)? {
+        guard let first = text.first else { return nil }
         return DateScanning.digitValue(first) != nil ? parseRFC3339(text) : parseWeibo(text)
     }
 
     /// `yyyy-MM-dd` alone, or followed by a separator, `HH:mm:ss`, an optional fraction and an optional zone.
-    private static func parseRFC3339(_ text: UnsafeRawBufferPointer) -> DateReading {
+    private static func parseRFC3339(_ text: UnsafeRawBufferPointer) -> (DateFields, truncated: Bool)? {
         guard let year = DateScanning.fixedDigits(text, at: 0, count: 4),
               DateScanning.byte(UInt8(ascii: "-"), in: text, at: 4),
               let month = DateScanning.fixedDigits(text, at: 5, count: 2),
               DateScanning.byte(UInt8(ascii: "-"), in: text, at: 7),
               let day = DateScanning.fixedDigits(text, at: 8, count: 2)
-        else { return .invalid }
+        else { return nil }
         var fields = DateFields(year: year, month: month, day: day)
         if text.count == 10 {
-            return fields.reading(truncated: false)
+            return (fields, false)
         }
         switch text[10] {
         case UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " "): break
-        default: return .invalid
+        default: return nil
         }
-        guard readTime(text, at: 11, into: &fields) else { return .invalid }
+        guard readTime(text, at: 11, into: &fields) else { return nil }
         var index = 19
         var truncated = false
         if DateScanning.byte(UInt8(ascii: "."), in: text, at: index) {
             guard let fraction = DateScanning.fraction(text, at: index + 1, minCount: 1, maxCount: 9) else {
-                return .invalid
+                return nil
             }
             fields.microsecond = fraction.microsecond
             truncated = fraction.truncated
@@ -55,17 +63,17 @@ enum BuiltinDateParser {
                 index += 1
             default:
                 guard let zone = DateScanning.offset(text, at: index, style: .hoursOptionalColonMinutes) else {
-                    return .invalid
+                    return nil
                 }
                 fields.offsetMinutes = zone.minutes
                 index = zone.end
             }
         }
-        return index == text.count ? fields.reading(truncated: truncated) : .invalid
+        return index == text.count ? (fields, truncated) : nil
     }
 
     /// `EEE MMM dd HH:mm:ss[.SSS] Z yyyy`, e.g. `Fri Sep 04 00:12:21 +0800 2015`.
-    private static func parseWeibo(_ text: UnsafeRawBufferPointer) -> DateReading {
+    private static func parseWeibo(_ text: UnsafeRawBufferPointer) -> (DateFields, truncated: Bool)? {
         let space = UInt8(ascii: " ")
         guard DateNames.weekdayAbbreviation(in: text, at: 0) != nil,
               DateScanning.byte(space, in: text, at: 3),
@@ -73,12 +81,12 @@ enum BuiltinDateParser {
               DateScanning.byte(space, in: text, at: 7),
               let day = DateScanning.fixedDigits(text, at: 8, count: 2),
               DateScanning.byte(space, in: text, at: 10)
-        else { return .invalid }
+        else { return nil }
         var fields = DateFields(year: 1970, month: month, day: day)
-        guard readTime(text, at: 11, into: &fields) else { return .invalid }
+        guard readTime(text, at: 11, into: &fields) else { return nil }
         var index = 19
         if DateScanning.byte(UInt8(ascii: "."), in: text, at: index) {
-            guard let milliseconds = DateScanning.fixedDigits(text, at: index + 1, count: 3) else { return .invalid }
+            guard let milliseconds = DateScanning.fixedDigits(text, at: index + 1, count: 3) else { return nil }
             fields.microsecond = milliseconds * 1000
             index += 4
         }
@@ -87,10 +95,10 @@ enum BuiltinDateParser {
               DateScanning.byte(space, in: text, at: zone.end),
               let year = DateScanning.fixedDigits(text, at: zone.end + 1, count: 4),
               zone.end + 5 == text.count
-        else { return .invalid }
+        else { return nil }
         fields.year = year
         fields.offsetMinutes = zone.minutes
-        return fields.reading(truncated: false)
+        return (fields, false)
     }
 
     /// `HH:mm:ss` at `index` (eight bytes).

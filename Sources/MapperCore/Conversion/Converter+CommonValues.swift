@@ -55,14 +55,17 @@ extension Converter {
             return .value
         case (.isoDate, .string) where !token.hasEscapes && !fromModel:
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard case .instant(let instant, truncated: false) = BuiltinDateParser.parse(text) else { return .notCommon }
+            // The parsed fields go to UTC directly (`DateFields.inUTC`), not through an `Instant` and back.
+            guard let (fields, truncated) = BuiltinDateParser.fields(text), !truncated, let utc = fields.inUTC() else {
+                return .notCommon
+            }
             if DateFormatting.isWrittenForm(text) {
                 // Already the bytes the writer makes.
                 JSONStrings.writeQuoted(token, in: document.bytes, after: prefix, into: &out)
             } else {
                 out.append(bytes: prefix)
                 out.append(.quote)
-                DateFormatting.writeISO8601(instant, into: &out)
+                DateFormatting.writeISO8601(utc, into: &out)
                 out.append(.quote)
             }
             return .value

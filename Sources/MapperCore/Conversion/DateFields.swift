@@ -54,17 +54,58 @@ struct DateFields: Equatable, Sendable {
     /// The instant these fields denote, or nil when a field is out of its range or the instant (after applying the
     /// offset) is outside `Instant.min ... Instant.max`.
     func instant() -> Instant? {
-        guard year >= 1, year <= 9999, month >= 1, month <= 12,
-              day >= 1, day <= Instant.daysInMonth(month, year: year),
-              hour >= 0, hour <= 23, minute >= 0, minute <= 59, second >= 0, second <= 59,
-              microsecond >= 0, microsecond <= 999_999,
-              offsetMinutes > -24 * 60, offsetMinutes < 24 * 60
-        else { return nil }
+        guard isInRange else { return nil }
         let days = Int64(Instant.daysFromCivil(year: year, month: month, day: day))
         let seconds = Int64(hour * 3600 + minute * 60 + second - offsetMinutes * 60)
         let result = Instant(microseconds: days * Instant.microsecondsPerDay
                              + seconds * Instant.microsecondsPerSecond + Int64(microsecond))
         return result.isInRange ? result : nil
+    }
+
+    /// Whether every field is in its range (the year 0001–9999, the day one of its month's, the offset under 24 h).
+    private var isInRange: Bool {
+        year >= 1 && year <= 9999 && month >= 1 && month <= 12
+            && day >= 1 && day <= Instant.daysInMonth(month, year: year)
+            && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
+            && microsecond >= 0 && microsecond <= 999_999
+            && offsetMinutes > -24 * 60 && offsetMinutes < 24 * 60
+    }
+
+    /// The same moment's fields in UTC (offset 0): `DateFields(instant()!)`, or nil when `instant()` is nil, without
+    /// the round trip through a day number. The offset moves the time by less than a day, so the date moves by at
+    /// most one day, and the instant is in range exactly when the UTC year is 0001–9999.
+    func inUTC() -> DateFields? {
+        guard isInRange else { return nil }
+        var utc = self
+        utc.offsetMinutes = 0
+        var minutes = hour * 60 + minute - offsetMinutes  // −1439 … 2878
+        if minutes < 0 {
+            minutes += 24 * 60
+            utc.day -= 1
+            if utc.day == 0 {
+                utc.month -= 1
+                if utc.month == 0 {
+                    utc.month = 12
+                    utc.year -= 1
+                }
+                utc.day = Instant.daysInMonth(utc.month, year: utc.year)
+            }
+        } else if minutes >= 24 * 60 {
+            minutes -= 24 * 60
+            utc.day += 1
+            if utc.day > Instant.daysInMonth(utc.month, year: utc.year) {
+                utc.day = 1
+                utc.month += 1
+                if utc.month == 13 {
+                    utc.month = 1
+                    utc.year += 1
+                }
+            }
+        }
+        utc.hour = minutes / 60
+        utc.minute = minutes % 60
+        guard utc.year >= 1, utc.year <= 9999 else { return nil }
+        return utc
     }
 
     /// `.instant(instant(), truncated:)`, or `.invalid` when `instant()` is nil.

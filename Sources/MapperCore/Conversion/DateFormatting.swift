@@ -21,7 +21,11 @@ enum DateFormatting {
     /// RFC 3339 in UTC with "Z": fraction written with 3 digits when the time has whole milliseconds, 6 when it has
     /// microseconds, none when neither ("2015-09-03T16:12:21Z", "…21.500Z", "…21.123456Z").
     static func writeISO8601(_ i: Instant, into out: inout some ByteSink) {
-        let date = DateFields(i)
+        writeISO8601(DateFields(i), into: &out)
+    }
+
+    /// As above, from UTC fields (`DateFields.inUTC()`; the offset is not read).
+    static func writeISO8601(_ date: DateFields, into out: inout some ByteSink) {
         let fractionDigits = date.microsecond % 1000 != 0 ? 6 : date.microsecond != 0 ? 3 : 0
         let length = 20 + (fractionDigits == 0 ? 0 : fractionDigits + 1)
         // Every field has a fixed width (the year is 0001–9999), so the text is filled in place with one append.

@@ -3,6 +3,28 @@
 import Testing
 
 struct BuiltinDateParserTests {
+    /// `DateFields.inUTC()` (the common-value path's shortcut) against the round trip through an `Instant`, over
+    /// the edges it handles itself: offsets that move the date back or forward across a month, a year, a leap day,
+    /// and out of 0001–9999, and fields out of range.
+    @Test func fieldsInUTCAreTheInstantsFields() {
+        var compared = 0
+        for year in [1, 2, 1970, 1999, 2000, 2015, 2016, 2100, 9998, 9999, 0, 10_000] {
+            for (month, day) in [(1, 1), (1, 31), (2, 28), (2, 29), (3, 1), (6, 30), (12, 1), (12, 31), (4, 31),
+                                 (13, 1), (0, 5), (5, 0)] {
+                for (hour, minute) in [(0, 0), (0, 1), (7, 59), (12, 30), (23, 58), (23, 59), (24, 0), (3, 60)] {
+                    for offset in [-1439, -1000, -481, -1, 0, 1, 480, 510, 1439, -1440, 1440] {
+                        let fields = DateFields(year: year, month: month, day: day, hour: hour, minute: minute,
+                                                second: 59, microsecond: 123_456, offsetMinutes: offset)
+                        let expected = fields.instant().map(DateFields.init)
+                        #expect(fields.inUTC() == expected, "\(fields)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 12 * 12 * 8 * 11)
+    }
+
     @Test(arguments: [
         ("2015-09-04", DateReading.at(1_441_324_800)),
         ("2000-02-29", .at(951_782_400)),
