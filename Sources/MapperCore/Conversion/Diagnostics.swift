@@ -66,13 +66,13 @@ struct Diagnostics: Sendable {
         /// slots on average whatever the number of entries.
         var slots: [Int32] = []
 
-        /// Made for a conversion's first entry: room for a few dozen, so a lax conversion of messy input does not
-        /// grow the buffers entry by entry from nothing.
+        /// Made for a conversion's first entry: room for 64 entries, so a lax conversion of messy input (a
+        /// timeline's 54 warnings) neither grows the buffers nor rehashes the table.
         init() {
-            text.reserveCapacity(1024)
-            records.reserveCapacity(16)
-            fingerprints.reserveCapacity(16)
-            slots = Array(repeating: 0, count: 64)
+            text.reserveCapacity(4096)
+            records.reserveCapacity(64)
+            fingerprints.reserveCapacity(64)
+            slots = Array(repeating: 0, count: 128)
         }
 
         /// Keeps the entry whose bytes end `text` and returns true, or drops those bytes and returns false when an
