@@ -39,6 +39,8 @@ struct DocumentStack {
     subscript(_ index: Int) -> Document { index == 0 ? input : rebuilt!.value.documents[index - 1] }
 
     /// The input pointer of the value at `token`, when it came from elsewhere (only rebuilt documents have any).
+    /// Inlined: every member the converter enters asks, and for the input itself the answer is a comparison.
+    @inline(__always)
     func origin(_ document: Int, _ token: Int) -> String? {
         document == 0 ? nil : rebuilt!.value.origins[document - 1][token]
     }
