@@ -37,14 +37,14 @@ extension Converter {
         case (.integer(let range, _), .number):
             // Canonical digits that fit an Int64 are copied as they are; anything else takes the full reading.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard let value = TypeCoercion.canonicalInteger(text), range.contains(Int128(value)) else { return .notCommon }
+            guard let value = TypeCoercion.canonicalInteger(text), range.contains(value) else { return .notCommon }
             out.append(bytes: prefix, text)
             return .value
         case (.integer(let range, let value), .string) where !token.hasEscapes:
             // `convert` reads the same digits the same way (no null spelling or whitespace starts with a digit or
             // `-`), writes them as they are, and warns.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard let number = TypeCoercion.canonicalInteger(text), range.contains(Int128(number)) else { return .notCommon }
+            guard let number = TypeCoercion.canonicalInteger(text), range.contains(number) else { return .notCommon }
             out.append(bytes: prefix, text)
             warnCoerced(ref, as: value)
             return .value

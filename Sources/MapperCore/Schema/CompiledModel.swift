@@ -140,9 +140,11 @@ struct PropertyPlan: Sendable {
 
     enum CommonForm: Sendable {
         case string, bool, url
-        /// An integer type: its range, and the property's value, for the `coerced` warning of an integer sent as
-        /// a string. Unretained: the property holds the value, and the model holds the property and this plan.
-        case integer(ClosedRange<Int128>, Unmanaged<CompiledValue>)
+        /// An integer type: its range clamped to `Int64` (exact for the canonical integers of at most 18 digits it
+        /// is checked against, and half the size of the type's own range), and the property's value, for the
+        /// `coerced` warning of an integer sent as a string. Unretained: the property holds the value, and the
+        /// model holds the property and this plan.
+        case integer(ClosedRange<Int64>, Unmanaged<CompiledValue>)
         /// A `date` with the built-in input formats and ISO 8601 output.
         case isoDate
     }
@@ -162,7 +164,9 @@ struct PropertyPlan: Sendable {
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url
-        case .integer(let range): common = .integer(range, Unmanaged.passUnretained(value))
+        case .integer(let range):
+            common = .integer(Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound),
+                              Unmanaged.passUnretained(value))
         case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
         default: common = nil
         }
