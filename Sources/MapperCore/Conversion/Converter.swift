@@ -89,18 +89,14 @@ struct Converter {
     /// of its own).
     mutating func warnCoerced(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
                               writtenFrom from: Int, fractionTruncated: Bool) {
-        // The written bytes are copied to the stack rather than read through a second reference to `out`, and the
-        // type's part of the message is opened here rather than in the closures: either capture would cost an
-        // atomic retain and release per warning (the last closure cannot read `out` while it writes `diagnostics`).
-        let writtenCount = out.count - from
+        // The written bytes are read in place: nothing writes to `out` while the warning is recorded, so the
+        // pointer stays valid. The type's part of the message is opened here rather than in the closure, whose
+        // capture of it would cost an atomic retain and release per warning.
+        let written = out.bytes(from..<out.count)
         value.coercedInfix.withUnsafeBytes { infix in
-            withUnsafeTemporaryAllocation(byteCount: writtenCount, alignment: 1) { written in
-                written.copyMemory(from: out.bytes(from..<out.count))
-                let written = UnsafeRawBufferPointer(written)
-                diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
-                    Self.writeCoercedMessage(token, bytes, infix: infix, written: written,
-                                             fractionTruncated: fractionTruncated, into: &message)
-                }
+            diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
+                Self.writeCoercedMessage(token, bytes, infix: infix, written: written,
+                                         fractionTruncated: fractionTruncated, into: &message)
             }
         }
     }
