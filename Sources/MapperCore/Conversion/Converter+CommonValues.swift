@@ -34,17 +34,17 @@ extension Converter {
             let text: StaticString = token.kind == .true ? "true" : "false"
             out.append(bytes: prefix, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             return .value
-        case (.integer(let range, _), .number):
+        case (.integer(let bounds, _), .number):
             // Canonical digits that fit an Int64 are copied as they are; anything else takes the full reading.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard let value = TypeCoercion.canonicalInteger(text), range.contains(value) else { return .notCommon }
+            guard TypeCoercion.isCanonicalInteger(text, within: bounds) else { return .notCommon }
             out.append(bytes: prefix, text)
             return .value
-        case (.integer(let range, let value), .string) where !token.hasEscapes:
+        case (.integer(let bounds, let value), .string) where !token.hasEscapes:
             // `convert` reads the same digits the same way (no null spelling or whitespace starts with a digit or
             // `-`), writes them as they are, and warns.
             let text = UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end])
-            guard let number = TypeCoercion.canonicalInteger(text), range.contains(number) else { return .notCommon }
+            guard TypeCoercion.isCanonicalInteger(text, within: bounds) else { return .notCommon }
             out.append(bytes: prefix, text)
             warnCoerced(ref, as: value)
             return .value

@@ -192,6 +192,21 @@ enum TypeCoercion {
         return negative ? -magnitude : magnitude
     }
 
+    /// Whether `text` is an integer as `canonicalInteger` reads one, within `bounds`. Most are settled by their
+    /// number of digits (`IntegerBounds`), so their value is not read: checking the digits is independent work per
+    /// byte, while reading the value chains a multiply and an add per digit (a 16-digit id waits on 16 links).
+    static func isCanonicalInteger(_ text: UnsafeRawBufferPointer, within bounds: IntegerBounds) -> Bool {
+        let negative = text.first == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
+        let digits = text.count - start
+        guard digits >= 1, digits <= 18 else { return false }
+        if text[start] == UInt8(ascii: "0") { return text.count == 1 && bounds.range.contains(0) }
+        for index in start..<text.count where text[index] &- UInt8(ascii: "0") >= 10 { return false }
+        if digits <= (negative ? bounds.negativeDigits : bounds.positiveDigits) { return true }
+        guard let value = canonicalInteger(text) else { return false }
+        return bounds.range.contains(value)
+    }
+
     /// Whether `text` is an integer exactly as the canonical writer would spell it: an optional `-`, then `0`
     /// alone or digits without a leading zero (and not `-0`).
     static func isCanonicalInteger(_ text: UnsafeRawBufferPointer) -> Bool {

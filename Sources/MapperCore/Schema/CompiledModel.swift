@@ -140,11 +140,9 @@ struct PropertyPlan: Sendable {
 
     enum CommonForm: Sendable {
         case string, bool, url
-        /// An integer type: its range clamped to `Int64` (exact for the canonical integers of at most 18 digits it
-        /// is checked against, and half the size of the type's own range), and the property's value, for the
-        /// `coerced` warning of an integer sent as a string. Unretained: the property holds the value, and the
-        /// model holds the property and this plan.
-        case integer(ClosedRange<Int64>, Unmanaged<CompiledValue>)
+        /// An integer type: its bounds, and the property's value, for the `coerced` warning of an integer sent as a
+        /// string. Unretained: the property holds the value, and the model holds the property and this plan.
+        case integer(IntegerBounds, Unmanaged<CompiledValue>)
         /// A `date` with the built-in input formats and ISO 8601 output.
         case isoDate
     }
@@ -164,9 +162,7 @@ struct PropertyPlan: Sendable {
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url
-        case .integer(let range):
-            common = .integer(Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound),
-                              Unmanaged.passUnretained(value))
+        case .integer(let range): common = .integer(IntegerBounds(range), Unmanaged.passUnretained(value))
         case .date where value.dateInput.isEmpty && value.dateOutput == .iso8601: common = .isoDate
         default: common = nil
         }
@@ -213,5 +209,34 @@ final class KeyTrie: Sendable {
         var groups: [[UInt8]: [[[UInt8]]]] = [:]
         for path in paths where !path.isEmpty { groups[path[0], default: []].append(Array(path.dropFirst())) }
         return KeyTrie(isTerminal: terminal, children: groups.mapValues { build($0) })
+    }
+}
+
+/// An integer type's range as the common-value path checks canonical integers (at most 18 digits) against it:
+/// clamped to `Int64`, which is exact for them, and the digit counts that every positive or negative number of that
+/// many digits fits, so that most numbers are settled by counting their digits rather than reading their value.
+struct IntegerBounds: Sendable {
+    let range: ClosedRange<Int64>
+    /// The most digits such that every positive number with as many digits is in range (9 for `int32`).
+    let positiveDigits: Int
+    /// The same for negative numbers (0 for unsigned types).
+    let negativeDigits: Int
+
+    init(_ range: ClosedRange<Int128>) {
+        self.range = Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound)
+        var positive = 0
+        var negative = 0
+        var largest: Int128 = 9  // 10^(digits + 1) − 1
+        while positive < 18, largest <= range.upperBound {
+            positive += 1
+            largest = largest * 10 + 9
+        }
+        largest = 9
+        while negative < 18, -largest >= range.lowerBound {
+            negative += 1
+            largest = largest * 10 + 9
+        }
+        positiveDigits = positive
+        negativeDigits = negative
     }
 }

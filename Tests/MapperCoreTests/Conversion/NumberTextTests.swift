@@ -339,3 +339,42 @@ extension NumberTextTests {
         return Self.withText(text) { TypeCoercion.isCanonicalInteger($0) } && digits <= 18 ? Int64(text) : nil
     }
 }
+
+extension NumberTextTests {
+    /// The digit counts every number of which each integer type holds.
+    @Test func integerBoundsCountTheDigitsEveryNumberFits() {
+        let expected: [(BuiltinType, Int, Int)] = [
+            (.int8, 2, 2), (.uint8, 2, 0), (.int16, 4, 4), (.uint16, 4, 0), (.int32, 9, 9), (.uint32, 9, 0),
+            (.int64, 18, 18), (.uint64, 18, 0),
+        ]
+        for (type, positive, negative) in expected {
+            let bounds = IntegerBounds(type.integerRange!)
+            #expect(bounds.positiveDigits == positive && bounds.negativeDigits == negative, "\(type)")
+        }
+    }
+
+    /// The common-value path's check agrees with reading the value and checking the range, for every integer type,
+    /// at the edges of each range and of each digit count, with signs, leading zeros and stray bytes.
+    @Test func canonicalIntegerWithinBoundsAgreesWithReadingTheValue() {
+        var texts = ["0", "-0", "00", "01", "-", "", "+1", "1a", " 1", "1.0", "999999999999999999",
+                     "-999999999999999999", "1000000000000000000", "9223372036854775807", "18446744073709551615"]
+        for digits in 1...19 {
+            let nines = String(repeating: "9", count: digits)
+            let power = "1" + String(repeating: "0", count: digits - 1)
+            texts += [nines, "-" + nines, power, "-" + power]
+        }
+        for edge in [Int64(Int8.min), Int64(Int8.max), Int64(UInt8.max), Int64(Int16.min), Int64(Int16.max),
+                     Int64(UInt16.max), Int64(Int32.min), Int64(Int32.max), Int64(UInt32.max)] {
+            texts += [String(edge - 1), String(edge), String(edge + 1)]
+        }
+        for type in [BuiltinType.int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64] {
+            let range = type.integerRange!
+            let bounds = IntegerBounds(range)
+            for text in texts {
+                let expected = Self.withText(text) { TypeCoercion.canonicalInteger($0) }.map { range.contains(Int128($0)) } ?? false
+                #expect(Self.withText(text) { TypeCoercion.isCanonicalInteger($0, within: bounds) } == expected,
+                        "\(text) as \(type)")
+            }
+        }
+    }
+}
