@@ -51,6 +51,9 @@ struct Diagnostics: Sendable {
         var pathStart: Int
         var messageStart: Int
         var end: Int
+        /// The path's fingerprint, compared before the bytes, and read again to place the record when the table
+        /// grows (set when the record is kept).
+        var fingerprint: UInt64 = 0
     }
 
     /// The buffers, boxed so that a collector without entries holds only a nil reference.
@@ -58,9 +61,6 @@ struct Diagnostics: Sendable {
         /// The paths and messages of every entry, back to back.
         var text: [UInt8] = []
         var records: [Record] = []
-        /// A fingerprint of each record's path, compared before the records' bytes, and read again to place the
-        /// records when the table grows.
-        var fingerprints: [UInt64] = []
         /// An open-addressing table of the records by fingerprint: `slots[i]` is a record's index plus one, or 0
         /// when empty. Its size is a power of two at least twice the number of records, so a lookup probes a few
         /// slots on average whatever the number of entries.
@@ -71,26 +71,26 @@ struct Diagnostics: Sendable {
         init() {
             text.reserveCapacity(4096)
             records.reserveCapacity(64)
-            fingerprints.reserveCapacity(64)
             slots = Array(repeating: 0, count: 128)
         }
 
         /// Keeps the entry whose bytes end `text` and returns true, or drops those bytes and returns false when an
         /// identical entry is kept already.
         mutating func keepUnlessRepeated(_ new: Record) -> Bool {
+            var new = new
             let fingerprint = fingerprint(new)
+            new.fingerprint = fingerprint
             let mask = slots.count - 1
             var slot = Self.home(fingerprint, mask)
             while slots[slot] != 0 {
                 let old = Int(slots[slot]) - 1
-                if fingerprints[old] == fingerprint, same(records[old], new) {
+                if records[old].fingerprint == fingerprint, same(records[old], new) {
                     text.truncate(to: new.pathStart)
                     return false
                 }
                 slot = (slot + 1) & mask
             }
             records.append(new)
-            fingerprints.append(fingerprint)
             slots[slot] = Int32(records.count)
             if records.count * 2 > slots.count { rehash(size: slots.count * 2) }
             return true
@@ -102,8 +102,8 @@ struct Diagnostics: Sendable {
         /// record's home to the next empty slot clears them all.
         mutating func removeAll() {
             let mask = slots.count - 1
-            for fingerprint in fingerprints {
-                var slot = Self.home(fingerprint, mask)
+            for record in records {
+                var slot = Self.home(record.fingerprint, mask)
                 while slots[slot] != 0 {
                     slots[slot] = 0
                     slot = (slot + 1) & mask
@@ -111,14 +111,13 @@ struct Diagnostics: Sendable {
             }
             text.removeAll(keepingCapacity: true)
             records.removeAll(keepingCapacity: true)
-            fingerprints.removeAll(keepingCapacity: true)
         }
 
         private mutating func rehash(size: Int) {
             slots = Array(repeating: 0, count: size)
             let mask = size - 1
-            for (index, fingerprint) in fingerprints.enumerated() {
-                var slot = Self.home(fingerprint, mask)
+            for (index, record) in records.enumerated() {
+                var slot = Self.home(record.fingerprint, mask)
                 while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = Int32(index + 1)
             }

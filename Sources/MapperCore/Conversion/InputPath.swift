@@ -85,27 +85,20 @@ final class InputPath {
     /// it codes never run through an object with a repeated key.
     func writeCoded(into out: inout [UInt8]) -> Bool {
         let count = segments.top
-        for index in 0..<count {
-            switch segments[index] {
-            case .key(let document, _) where document == 0: continue
-            case .index: continue
-            default: return false
-            }
-        }
         guard count > 0 else { return true }
-        // The words are made on the stack and appended in one copy: a closure that wrote them into `out` would
-        // hold a reference to the segments (a retain and a release per warning).
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
+        // The words are made on the stack in one pass and appended in one copy; a closure that wrote them into
+        // `out` would hold a reference to the segments (a retain and a release per warning).
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
             for index in 0..<count {
                 switch segments[index] {
-                case .key(_, let token): words[index] = UInt64(token) &* 2
+                case .key(let document, let token) where document == 0: words[index] = UInt64(token) &* 2
                 case .index(let i): words[index] = UInt64(i) &* 2 &+ 1
-                default: preconditionFailure("checked above")
+                default: return false
                 }
             }
             out.append(bytes: UnsafeRawBufferPointer(words))
+            return true
         }
-        return true
     }
 
     /// Appends the pointer of a path in coded form (`writeCoded`), its keys read from `document` (the input).
