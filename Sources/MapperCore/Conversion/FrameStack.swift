@@ -24,12 +24,7 @@ final class FrameStack<Element: BitwiseCopyable> {
     /// Makes room for `count` elements, keeping those below the top.
     private func reserve(_ count: Int) {
         guard count > capacity else { return }
-        let grown = max(count, capacity * 2)
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: grown)
-        larger.initialize(from: storage, count: top)
-        storage.deallocate()
-        storage = larger
-        capacity = grown
+        (storage, capacity) = storage.grown(keeping: top, capacity: capacity, toHold: count)
     }
 
     /// Pushes `count` elements set to `value`; returns the frame's first index (pass it to `pop(to:)`).

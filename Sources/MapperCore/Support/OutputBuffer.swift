@@ -46,12 +46,7 @@ final class OutputBuffer: ByteSink {
 
     @inline(never)
     private func grow(_ needed: Int) {
-        let grown = max(needed, capacity * 2)
-        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        larger.initialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-        capacity = grown
+        (base, capacity) = base.grown(keeping: count, capacity: capacity, toHold: needed)
     }
 
     @inline(__always)
