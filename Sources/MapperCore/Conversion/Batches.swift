@@ -109,8 +109,8 @@ extension RegistrySnapshot {
                     parts.withLock { $0[run] = mine }
                 }
             }
-            // Moved out of the lock and out of their optionals, so that each part's arrays stay uniquely owned and
-            // the first one's output grows in place.
+            // Moved out of the lock and out of their optionals, so that each part's arrays stay uniquely owned (the
+            // outputs are `OutputBuffer`s, which the first part's grows in place to join the others).
             var finished = parts.withLock { stored in
                 var taken: [BatchPart?] = []
                 swap(&taken, &stored)

@@ -46,13 +46,16 @@ struct Converter {
         out.removeAll(reservingCapacity: outputCapacity)
     }
 
-    /// Frame stacks, paths and output buffers of finished conversions (`ScratchPool`); those grown past 4,096
-    /// elements (and buffers past 256 KiB) are not kept.
+    /// Frame stacks, paths and output buffers of finished conversions (`ScratchPool`); a set with a stack grown past
+    /// 4,096 elements is not kept, and an output buffer grown past 256 KiB is replaced by a new one
+    /// (`recycleScratch`).
     private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath,
                                                   OutputBuffer)>(limit: 8) {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096 && $0.3.capacity <= 4096
-            && $0.4.capacity <= 256 * 1024
     }
+
+    /// The largest output buffer the pool keeps.
+    static let largestKeptOutput = 256 * 1024
 
     /// Hands the frame stacks, the path and the output buffer to the next converter; call once the conversion is
     /// done and its bytes are taken (`out.array`), as the converter's last use of them (another converter may
@@ -63,7 +66,8 @@ struct Converter {
         holds.pop(to: 0)
         unread.pop(to: 0)
         path.removeAll()
-        Self.scratchPool.give((slots, holds, unread, path, out))
+        let kept = out.capacity <= Self.largestKeptOutput ? out : OutputBuffer()
+        Self.scratchPool.give((slots, holds, unread, path, kept))
     }
 
     /// Readies the converter for another object of the same input (the next batch element): an empty report and

@@ -67,7 +67,7 @@ struct Diagnostics: Sendable {
         var slots: [Int32] = []
 
         /// Made for a conversion's first entry: room for 64 entries, so a lax conversion of messy input (a
-        /// timeline's 54 warnings) neither grows the buffers nor rehashes the table.
+        /// timeline's 55 warnings) neither grows the buffers nor rehashes the table.
         init() {
             text.reserveCapacity(4096)
             records.reserveCapacity(64)

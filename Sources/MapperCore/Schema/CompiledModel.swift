@@ -226,7 +226,7 @@ struct IntegerBounds: Sendable {
         self.range = Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound)
         var positive = 0
         var negative = 0
-        var largest: Int128 = 9  // 10^(digits + 1) − 1
+        var largest: Int128 = 9  // the largest number with one digit more than the count so far
         while positive < 18, largest <= range.upperBound {
             positive += 1
             largest = largest * 10 + 9

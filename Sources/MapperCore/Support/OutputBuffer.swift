@@ -116,5 +116,6 @@ final class OutputBuffer: ByteSink {
     }
 }
 
-/// Moved between threads with its converter's batch part, never used by two at once.
+/// Handed between threads through the converters' locked scratch pool, and with a batch part once its worker is
+/// done; never used by two at once.
 extension OutputBuffer: @unchecked Sendable {}

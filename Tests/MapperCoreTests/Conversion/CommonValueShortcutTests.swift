@@ -4,9 +4,10 @@ import Testing
 
 @testable import MapperCore
 
-/// `Converter.writeCommonValue` must write exactly what the general conversion writes, and only where that
-/// records nothing: every input here is converted with the shortcut and without it, in both output forms and both
-/// modes, and the bodies, statuses and report entries (messages included) must be identical.
+/// `Converter.writeCommonValue` must write exactly what the general conversion writes and record exactly what it
+/// records (nothing, or for an integer sent as a string its `coerced` warning): every input here is converted with
+/// the shortcut and without it, in both output forms and both modes, with and without kept entries, and the
+/// bodies, statuses and report entries (messages included) must be identical.
 struct CommonValueShortcutTests {
     static let schema = ConversionFixture.snapshot([
         """

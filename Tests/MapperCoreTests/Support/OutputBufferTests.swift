@@ -31,12 +31,20 @@ struct OutputBufferTests {
         JSONStrings.writeQuoted(Array("tab\tquote\"".utf8), into: &out)
     }
 
-    @Test(arguments: [0, 1, 16, 100, 10_000])
+    /// From the smallest capacity (16, what any smaller request gets), through ones the writes outgrow once or
+    /// more, to one they never fill.
+    @Test(arguments: [16, 100, 1_000, 100_000])
     func writesWhatAnArrayWrites(capacity: Int) {
         var array: [UInt8] = []
         Self.write(&array, seed: 7)
         var buffer = OutputBuffer(capacity: capacity)
         Self.write(&buffer, seed: 7)
+        #expect(array.count > 1_000 && array.count < 100_000, "the writes outgrow every capacity but the last")
+        if capacity < array.count {
+            #expect(buffer.capacity >= array.count, "grown")
+        } else {
+            #expect(buffer.capacity == capacity, "never grown")
+        }
         #expect(buffer.count == array.count)
         #expect(buffer.array == array)
         #expect(buffer.written(from: 100) == Array(array[100...]))
@@ -44,11 +52,17 @@ struct OutputBufferTests {
     }
 
     @Test func truncatesReplacesAndInserts() {
-        var buffer = OutputBuffer(capacity: 4)  // (a `var`: `append(contentsOf:)` is a `ByteSink` extension, `mutating`)
-        buffer.append(contentsOf: Array("hello world".utf8))
-        buffer.truncate(to: 5)
-        #expect(buffer.array == Array("hello".utf8))
-        buffer.insert(Array("oh, ".utf8), at: 0)  // moves every byte up, past the capacity
+        var buffer = OutputBuffer(capacity: 16)  // (a `var`: `append(contentsOf:)` is a `ByteSink` extension, `mutating`)
+        buffer.append(contentsOf: Array("hello world, all".utf8))
+        #expect(buffer.count == 16 && buffer.capacity == 16)
+        buffer.insert(Array(">> ".utf8), at: 0)  // moves every byte up, growing the buffer
+        #expect(buffer.capacity > 16)
+        #expect(buffer.array == Array(">> hello world, all".utf8))
+        buffer.truncate(to: 8)
+        #expect(buffer.array == Array(">> hello".utf8))
+        buffer.replace(from: 0, with: [])
+        buffer.append(contentsOf: Array("hello".utf8))
+        buffer.insert(Array("oh, ".utf8), at: 0)
         #expect(buffer.array == Array("oh, hello".utf8))
         buffer.insert(Array("!".utf8), at: buffer.count)
         buffer.insert([], at: 2)

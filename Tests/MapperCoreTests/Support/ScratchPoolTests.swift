@@ -47,4 +47,20 @@ struct ScratchPoolTests {
         }
         #expect(first[0].entries == ["/v coerced"])
     }
+
+    /// A conversion whose output grows its buffer past the largest kept size gives back a new, small buffer with
+    /// its frame stacks and path (the pool keeps at most eight sets, so memory kept stays bounded), and the next
+    /// conversion gets its own answer.
+    @Test func anOutputBufferGrownPastTheLimitIsReplacedInThePool() throws {
+        let snapshot = try SchemaRegistry.make(#"{"name":"T","properties":{"s":"string"}}"#).current
+        let large = String(repeating: "x", count: Converter.largestKeptOutput + 1_000)
+        #expect(snapshot.run("T", #"{"s":"\#(large)"}"#) == Outcome(status: 200, body: #"{"s":"\#(large)"}"#, entries: []))
+        // The next converter on this thread takes the set just given back (the pool hands out its last one).
+        let converter = Converter(snapshot: snapshot, options: ConversionOptions(),
+                                  input: UnsafeRawBufferPointer(start: nil, count: 0),
+                                  tokens: UnsafeBufferPointer(start: nil, count: 0), outputCapacity: 16)
+        #expect(converter.out.capacity <= Converter.largestKeptOutput)
+        converter.recycleScratch()
+        #expect(snapshot.run("T", #"{"s":"y"}"#) == Outcome(status: 200, body: #"{"s":"y"}"#, entries: []))
+    }
 }
