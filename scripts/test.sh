@@ -5,7 +5,8 @@
 #   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
 #   4. a smoke run of both benchmark scripts (every code path, seconds per measurement, debug builds, no
 #      thresholds: they prove the scripts and their peers still work, not how fast anything is)
-#   5. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
+#   6. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +32,5 @@ stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan
 stage "sanitizers (parser)" bash scripts/test-sanitized.sh
 stage "benchmark smoke (core)" bash scripts/bench-core.sh --smoke --out .build/bench-smoke/core
 stage "benchmark smoke (http)" bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
+stage "release stack" bash scripts/stack-check.sh
 stage "test" swift test --skip-build

@@ -47,7 +47,7 @@ struct HostileInputTests {
     /// a debug build's frames are many times a release build's: the 512 nested objects the default limit allows
     /// take about 8 MiB of stack in a debug build, all of a test thread's, while a release build converts the
     /// deepest nesting allowed (1,024) in about 2.3 MiB (operations.md, "Limits"). These tests are about the
-    /// answers; a release build's stack is not checked by any test.
+    /// answers; `scripts/stack-check.sh` checks the release build's stack.
     static func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         let box = ResultBox<T>()
         let context = Unmanaged.passRetained(StackContext { box.value = body() }).toOpaque()
