@@ -122,22 +122,19 @@ struct Converter {
         }
         let opening = ValueDescription.stringOpening
         let length = opening.utf8CodeUnitCount + shown.count + 1 + infix.count + written.count + suffix.count
-        message.append(addingCapacity: length) { (span: inout OutputSpan<UInt8>) in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var target = UnsafeMutableRawPointer(buffer.baseAddress!)
-                func copy(_ part: UnsafeRawBufferPointer) {
-                    if let source = part.baseAddress { copyBytes(to: target, from: source, count: part.count) }
-                    target += part.count
-                }
-                copy(UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
-                copy(shown)
-                target.storeBytes(of: .quote, as: UInt8.self)
-                target += 1
-                copy(infix)
-                copy(written)
-                copy(suffix)
-                initialized = length
+        message.append(count: length) { buffer in
+            var target = UnsafeMutableRawPointer(buffer.baseAddress!)
+            func copy(_ part: UnsafeRawBufferPointer) {
+                if let source = part.baseAddress { copyBytes(to: target, from: source, count: part.count) }
+                target += part.count
             }
+            copy(UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+            copy(shown)
+            target.storeBytes(of: .quote, as: UInt8.self)
+            target += 1
+            copy(infix)
+            copy(written)
+            copy(suffix)
         }
     }
 

@@ -30,29 +30,29 @@ enum DateFormatting {
         let length = 20 + (fractionDigits == 0 ? 0 : fractionDigits + 1)
         // Every field has a fixed width (the year is 0001–9999), so the text is filled in place with one append.
         out.append(count: length) { buffer in
-                func put(_ value: Int, width: Int, at offset: Int) {
-                    var rest = value
-                    for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                        rest /= 10
-                    }
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
                 }
-                put(date.year, width: 4, at: 0)
-                buffer[4] = UInt8(ascii: "-")
-                put(date.month, width: 2, at: 5)
-                buffer[7] = UInt8(ascii: "-")
-                put(date.day, width: 2, at: 8)
-                buffer[10] = UInt8(ascii: "T")
-                put(date.hour, width: 2, at: 11)
-                buffer[13] = UInt8(ascii: ":")
-                put(date.minute, width: 2, at: 14)
-                buffer[16] = UInt8(ascii: ":")
-                put(date.second, width: 2, at: 17)
-                if fractionDigits > 0 {
-                    buffer[19] = UInt8(ascii: ".")
-                    put(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits, at: 20)
-                }
-                buffer[length - 1] = UInt8(ascii: "Z")
+            }
+            put(date.year, width: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(date.month, width: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(date.day, width: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(date.hour, width: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(date.minute, width: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(date.second, width: 2, at: 17)
+            if fractionDigits > 0 {
+                buffer[19] = UInt8(ascii: ".")
+                put(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits, at: 20)
+            }
+            buffer[length - 1] = UInt8(ascii: "Z")
         }
     }
 

@@ -224,19 +224,17 @@ struct IntegerBounds: Sendable {
 
     init(_ range: ClosedRange<Int128>) {
         self.range = Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound)
-        var positive = 0
-        var negative = 0
-        var largest: Int128 = 9  // the largest number with one digit more than the count so far
-        while positive < 18, largest <= range.upperBound {
-            positive += 1
-            largest = largest * 10 + 9
+        // The most digits, up to 18, such that every number with as many has a magnitude of at most `limit`.
+        func digits(upTo limit: Int128) -> Int {
+            var count = 0
+            var largest: Int128 = 9  // the largest number with one digit more than `count`
+            while count < 18, largest <= limit {
+                count += 1
+                largest = largest * 10 + 9
+            }
+            return count
         }
-        largest = 9
-        while negative < 18, -largest >= range.lowerBound {
-            negative += 1
-            largest = largest * 10 + 9
-        }
-        positiveDigits = positive
-        negativeDigits = negative
+        positiveDigits = digits(upTo: range.upperBound)
+        negativeDigits = digits(upTo: -range.lowerBound)
     }
 }

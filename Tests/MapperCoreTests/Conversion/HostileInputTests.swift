@@ -50,21 +50,7 @@ struct HostileInputTests {
     /// answers; `scripts/stack-check.sh` checks the release build's stack.
     static func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         let box = ResultBox<T>()
-        let context = Unmanaged.passRetained(StackContext { box.value = body() }).toOpaque()
-        let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
-        pthread_attr_init(attributes)
-        defer {
-            pthread_attr_destroy(attributes)
-            attributes.deallocate()
-        }
-        pthread_attr_setstacksize(attributes, 64 << 20)
-        var thread: pthread_t = 0
-        let status = pthread_create(&thread, attributes, { raw in
-            Unmanaged<StackContext>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_join(thread, nil)  // (which orders the thread's write of `box.value` before this read)
+        pthread_join(startThread(stackSize: 64 << 20) { box.value = body() }, nil)
         return box.value!
     }
 
@@ -376,12 +362,6 @@ struct HostileInputTests {
             #expect(Self.run("Nested", #"{"a":"\#(run)"}"#) == Outcome(status: 200, body: #"{"a":"\#(run)"}"#, entries: []))
         }
     }
-}
-
-/// The closure a large-stack thread runs, passed through `pthread_create`'s context pointer.
-private final class StackContext: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
 /// A large-stack thread's result, written by the thread and read after it is joined.

@@ -196,27 +196,13 @@ struct RegistryConcurrencyTests {
             slots.deallocate()
         }
         let address = UInt(bitPattern: slots)
-        var threads: [pthread_t] = []
-        for worker in 0..<count {
-            let context = Unmanaged.passRetained(ThreadContext {
+        let threads = (0..<count).map { worker in
+            startThread {
                 let report = body(worker)
                 UnsafeMutablePointer<WorkerReport>(bitPattern: address)![worker] = report
-            }).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, context)
-            precondition(status == 0, "pthread_create failed: \(status)")
-            threads.append(thread)
+            }
         }
         for thread in threads { pthread_join(thread, nil) }
         return Array(UnsafeBufferPointer(start: slots, count: count))
     }
-}
-
-/// The closure a thread runs, passed through `pthread_create`'s context pointer.
-private final class ThreadContext: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
