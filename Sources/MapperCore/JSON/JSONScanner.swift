@@ -7,11 +7,13 @@
 // - it writes one token per value straight into the spare capacity of the tape's reused array, reserved once per
 //   scan for the most tokens the input could hold (no per-token `append`); it allocates only when that array has
 //   to grow;
-// - inside strings it inspects 16 bytes at a time (SSE2 on x86-64; elsewhere 8 at a time in a plain word, SWAR),
-//   stopping only at `"`, `\`, a control byte or a non-ASCII byte, which are then checked one by one (escapes,
-//   UTF-8 per RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step;
-// - a plain ASCII string shorter than that step (most keys and ids) is one such inspection, inline in the
-//   structural loop, when the step's bytes remain in the input; other strings cost a call.
+// - it finds where strings end from stop bits: each 64-byte block of the input is classified once (SSE2 on x86-64,
+//   8 bytes to a plain word elsewhere), one bit per byte that is `"`, `\`, a control byte or non-ASCII, and a
+//   string's first stop byte is then a shift and a bit count, inline in the structural loop. Each string starts
+//   where the token before it ended, so this search is the longest chain of dependent steps in a scan; the
+//   classification, a block ahead, is not on it (see `StopBlock`);
+// - the stop bytes other than a closing quote are then checked one by one, a call away (escapes, UTF-8 per
+//   RFC 3629 §4); runs of three-byte characters (CJK) are checked one whole character per step.
 //
 // The structural loop has two halves. "Expect a value" reads one value; a scalar becomes a token, and `[` / `{`
 // opens a container (its token is written now and completed when it closes). "After a value" then reads `,`
@@ -95,6 +97,7 @@ struct JSONScanner {
         var isObject = false  // the innermost open container is an object
         var members = 0  // members (or elements) of the innermost open container seen so far
         var depth = 0
+        var stops = StopBlock(start: -64, bits: 0, nextBits: stopBits(ofBlockAt: 0))
 
         expectValue: while true {
             offset = skipWhitespace(from: offset)
@@ -105,7 +108,7 @@ struct JSONScanner {
             let index = tokens.count
             switch byte {
             case .quote:
-                let (end, hasEscapes) = try scanString(contentStart: offset + 1)
+                let (end, hasEscapes) = try scanString(contentStart: offset + 1, stops: &stops)
                 tokens.append(
                     JSONToken(
                         kind: .string, hasEscapes: hasEscapes, start: offset + 1, end: end, count: 0, next: index + 1))
@@ -134,7 +137,7 @@ struct JSONScanner {
                 if self[offset] != (isObject ? .closeBrace : .closeBracket) {
                     members = 1
                     if isObject {
-                        offset = try scanKey(at: offset, expected: .keyOrObjectEnd, into: &tokens)
+                        offset = try scanKey(at: offset, expected: .keyOrObjectEnd, into: &tokens, stops: &stops)
                         expected = .valueAfterColon
                     } else {
                         expected = .valueOrArrayEnd
@@ -180,7 +183,8 @@ struct JSONScanner {
                     members += 1
                     if isObject {
                         offset = try scanKey(
-                            at: skipWhitespace(from: offset + 1), expected: .keyAfterComma, into: &tokens)
+                            at: skipWhitespace(from: offset + 1), expected: .keyAfterComma, into: &tokens,
+                            stops: &stops)
                         expected = .valueAfterColon
                     } else {
                         offset += 1
@@ -212,13 +216,14 @@ struct JSONScanner {
     private func scanKey(
         at offset: Int,
         expected: JSONSyntaxError.Expectation,
-        into tokens: inout TokenWriter
+        into tokens: inout TokenWriter,
+        stops: inout StopBlock
     ) throws(JSONSyntaxError) -> Int {
         guard offset < count else { throw JSONSyntaxError(.unexpectedEnd(expected: expected), at: count) }
         guard self[offset] == .quote else {
             throw JSONSyntaxError(.unexpectedByte(self[offset], expected: expected), at: offset)
         }
-        let (end, hasEscapes) = try scanString(contentStart: offset + 1)
+        let (end, hasEscapes) = try scanString(contentStart: offset + 1, stops: &stops)
         let index = tokens.count
         tokens.append(
             JSONToken(kind: .string, hasEscapes: hasEscapes, start: offset + 1, end: end, count: 0, next: index + 1))
@@ -361,27 +366,30 @@ struct JSONScanner {
     /// Scans a string's content from just after its opening quote; returns the offset of the closing quote and
     /// whether the content holds a backslash. RFC 8259 §7 (escapes, no unescaped U+0000–U+001F) and §8.1 (UTF-8).
     ///
-    /// Most strings (keys, ids, short values) are plain ASCII and short: when the first stop byte of the next 16
-    /// (8 off x86-64) is the closing quote, the string is done here, inline in the structural loop; anything
-    /// else, and a string within that many bytes of the input's end, takes the general scan, a call away, which
-    /// goes on from the first byte the inspection did not pass.
+    /// Most strings (keys, ids, short values) are plain ASCII: their first stop byte is the closing quote, found
+    /// in `stops` inline in the structural loop. Anything else takes the general scan, a call away, which goes on
+    /// from that first stop byte.
     @inline(__always)
-    private func scanString(contentStart: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
-        guard contentStart &+ Self.step <= count else { return try scanAnyString(from: contentStart) }
-        guard let stop = firstStop(inStepAt: contentStart) else {
-            return try scanAnyString(from: contentStart &+ Self.step)
-        }
-        return self[stop] == .quote ? (stop, false) : try scanAnyString(from: stop)
+    private func scanString(
+        contentStart: Int,
+        stops: inout StopBlock
+    ) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
+        let stop = firstStopByte(from: contentStart, in: &stops)
+        guard stop < count, self[stop] == .quote else { return try scanAnyString(from: stop, stops: &stops) }
+        return (stop, false)
     }
 
-    /// `scanString` for every string: escapes, non-ASCII characters, any length, going on from `start`, a byte of
-    /// the string's content (or its end) before which every byte of the content is plain ASCII.
+    /// `scanString` for every string: escapes, non-ASCII characters, going on from `start`, a byte of the string's
+    /// content (or its end) before which every byte of the content is plain ASCII.
     @inline(never)
-    private func scanAnyString(from start: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
+    private func scanAnyString(
+        from start: Int,
+        stops: inout StopBlock
+    ) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
         var offset = start
         var hasEscapes = false
         while true {
-            offset = firstStopByte(from: offset)
+            offset = firstStopByte(from: offset, in: &stops)
             guard offset < count else {
                 throw JSONSyntaxError(.unexpectedEnd(expected: .stringEnd), at: count)
             }
@@ -400,60 +408,99 @@ struct JSONScanner {
         }
     }
 
-    /// The offset of the first byte from `start` on that is `"`, `\`, below U+0020 or non-ASCII, or `count`.
+    // MARK: - Stop bytes
+
+    /// The offset of the first byte from `offset` on that is `"`, `\`, below U+0020 or non-ASCII, or `count`;
+    /// `offset` is never behind `block` (scans only go forward) and at most `count`.
     @inline(__always)
-    private func firstStopByte(from start: Int) -> Int {
-        var offset = start
-        while offset &+ Self.step <= count {
-            if let stop = firstStop(inStepAt: offset) { return stop }
-            offset &+= Self.step
+    private func firstStopByte(from offset: Int, in block: inout StopBlock) -> Int {
+        let shift = UInt(bitPattern: offset &- block.start)
+        if shift < 64 {
+            let rest = block.bits &>> shift
+            if rest != 0 { return offset &+ rest.trailingZeroBitCount }
         }
-        #if arch(x86_64)
-        if offset &+ 8 <= count {  // fewer than 16 bytes left: one plain word
-            if let stop = firstStop(inWordAt: offset) { return stop }
-            offset &+= 8
-        }
-        #endif
-        while offset < count {
-            let byte = self[offset]
-            if byte == .quote || byte == .backslash || byte < .firstUnescapedByte || byte >= .firstNonASCII { break }
-            offset &+= 1
-        }
-        return offset
+        return firstStopByte(fromBlockOf: offset, in: &block)
     }
 
-    /// How many bytes one inspection for stop bytes covers: 16 with SSE2 on x86-64, a plain word of 8 elsewhere.
-    #if arch(x86_64)
-    private static let step = 16
-    #else
-    private static let step = 8
-    #endif
+    /// `firstStopByte` past the current block: enters the next one (or, after a stretch without strings, the
+    /// block of `offset`), block by block until a stop byte. Each block is classified once.
+    @inline(never)
+    private func firstStopByte(fromBlockOf offset: Int, in block: inout StopBlock) -> Int {
+        if offset &- block.start >= 128 {  // the next string lies beyond the next block
+            block.start = (offset & ~63) &- 64
+            block.nextBits = stopBits(ofBlockAt: block.start &+ 64)
+        }
+        while true {
+            block.start &+= 64
+            block.bits = block.nextBits
+            block.nextBits = stopBits(ofBlockAt: block.start &+ 64)
+            let from = max(offset, block.start)
+            let rest = block.bits &>> UInt(from &- block.start)
+            if rest != 0 { return min(from &+ rest.trailingZeroBitCount, count) }
+        }
+    }
 
-    /// The first stop byte among the `step` bytes at `offset` (which must all be in the input), or nil.
+    /// The stop bits of the 64 bytes at `start` (a multiple of 64). A block wholly past the input's end is all stop
+    /// bits, so a search always ends; in the last block, which the end cuts short, the bits past the end are clear.
     @inline(__always)
-    private func firstStop(inStepAt offset: Int) -> Int? {
+    private func stopBits(ofBlockAt start: Int) -> UInt64 {
+        if start &+ 64 <= count { return Self.stopBits(of64BytesAt: base + start) }
+        return start < count ? stopBits(ofLastBlockAt: start) : ~0
+    }
+
+    /// `stopBits(ofBlockAt:)` for the last block: the bits of the input's last 64 bytes, shifted down to the block,
+    /// or, in an input shorter than 64 bytes, those of a copy padded with spaces.
+    @inline(never)
+    private func stopBits(ofLastBlockAt start: Int) -> UInt64 {
+        if count >= 64 { return Self.stopBits(of64BytesAt: base + (count &- 64)) &>> UInt64(64 &- (count &- start)) }
+        return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { padded in
+            padded.initializeMemory(as: UInt8.self, repeating: .space)
+            padded.baseAddress!.copyMemory(from: base, byteCount: count)
+            return Self.stopBits(of64BytesAt: UnsafeRawPointer(padded.baseAddress!))
+        }
+    }
+
+    /// Bit `i` set when byte `i` of the 64 at `bytes` is `"`, `\`, below U+0020 or non-ASCII.
+    @inline(__always)
+    static func stopBits(of64BytesAt bytes: UnsafeRawPointer) -> UInt64 {
+        var bits: UInt64 = 0
         #if arch(x86_64)
         // SSE2, which every x86-64 CPU has. Read as signed bytes, every byte below U+0020 and every non-ASCII byte
         // (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
-        let bytes = _mm_loadu_si128((base + offset).assumingMemoryBound(to: __m128i.self))
-        let stops = _mm_or_si128(
-            _mm_or_si128(
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .quote))),
-                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
-            _mm_cmplt_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
-        let mask = _mm_movemask_epi8(stops)
-        return mask == 0 ? nil : offset &+ Int(mask.trailingZeroBitCount)
+        for part in 0..<4 {
+            let chunk = _mm_loadu_si128((bytes + 16 &* part).assumingMemoryBound(to: __m128i.self))
+            let stops = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .quote))),
+                    _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
+                _mm_cmplt_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
+            bits |= UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(stops))) &<< (16 &* part)
+        }
         #else
-        return firstStop(inWordAt: offset)
+        for part in 0..<8 {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* part, as: UInt64.self))
+            bits |= stopBits(inWord: word) &<< (8 &* part)
+        }
         #endif
+        return bits
     }
 
-    /// The first stop byte among the 8 at `offset` (which must all be in the input), or nil.
+    /// Bit `i` (of the low 8) set when byte `i` of `word`, in memory order, is `"`, `\`, below U+0020 or
+    /// non-ASCII: the portable form of the block classification, exact for every byte.
+    ///
+    /// `((x & 0x7F) + 0x7F) | x` has its high bit clear exactly when the byte `x` is 0, and no byte carries into the
+    /// next, so `x ^ '"'` marks quotes; `(x & 0x7F) + 0x60` has its high bit clear exactly when the low seven bits
+    /// are below 0x20; the high bit of `x` itself marks non-ASCII. A multiplication gathers the eight high bits.
     @inline(__always)
-    private func firstStop(inWordAt offset: Int) -> Int? {
-        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        let stops = Self.stopBytes(in: word)
-        return stops == 0 ? nil : offset &+ stops.trailingZeroBitCount &>> 3  // the lowest mark is exact
+    static func stopBits(inWord word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x) }
+        let quotes = zeroBytes(word ^ (ones &* UInt64(UInt8.quote)))
+        let backslashes = zeroBytes(word ^ (ones &* UInt64(UInt8.backslash)))
+        let controls = ~((word & low7) &+ ones &* UInt64(0x80 - UInt8.firstUnescapedByte))
+        let marks = (quotes | backslashes | controls | word) & ~low7
+        return ((marks &>> 7) &* 0x0102_0408_1020_4080) &>> 56
     }
 
     /// A word whose byte `i` has its high bit set when byte `i` of `word` (in memory order) is `"`, `\`, below
@@ -566,6 +613,19 @@ struct JSONScanner {
         }
         return offset + length
     }
+}
+
+/// The stop bits of the 64-byte block a scan is in, and of the block after it. Entering a block classifies the one
+/// after it, whose bits are wanted only later, so the processor does that work while the scan goes on; by the time
+/// a string runs on into that block its bits are ready.
+private struct StopBlock {
+    /// The offset of the block's first byte, a multiple of 64.
+    var start: Int
+    /// Bit `i` set when byte `start + i` is `"`, `\`, below U+0020 or non-ASCII (see `stopBits(ofBlockAt:)` for
+    /// the blocks the input's end cuts short or lies before).
+    var bits: UInt64
+    /// The bits of the block after it.
+    var nextBits: UInt64
 }
 
 /// Appends tokens into memory reserved for them; `JSONScanner.tokenBound` guarantees the room.

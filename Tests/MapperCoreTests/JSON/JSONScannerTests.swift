@@ -318,55 +318,117 @@ struct JSONScannerTests {
         }
     }
 
-    @Test func findsStopBytesAtEveryPositionOfTheBlockScans() throws {
-        // Each special byte at each position of strings up to two and a half 16-byte blocks long, so the 16-byte
-        // scan (SSE2 on x86-64), the 8-byte scan and the bytewise tail all meet it; 0, 5 or 17 spaces follow, so
-        // the input ends inside, just after or well after the string's last block. Bytes just beside the stop
-        // classes (space, DEL, `!`, `[`, `]`) must not stop the scan.
+    @Test(arguments: [false, true])
+    func findsStopBytesAtEveryPositionOfTheBlocks(afterAnotherString: Bool) throws {
+        // Each special byte at each position of strings short and long, starting 0 or 61 bytes into their block,
+        // so that they end inside it, in the next block (classified ahead) or in the one after; 0, 5, 17 or 70
+        // spaces follow, so the input ends inside the string's last block, just after it or blocks later. The
+        // string is the whole text, whose first block is found by a call, or follows `["",` in an array, so that
+        // its end is found inline in a block already classified. Bytes just beside the stop classes (space, DEL,
+        // `!`, `[`, `]`) must not stop the scan.
         let filler = UInt8(ascii: "z")
-        for length in 1..<40 {
-            for padding in [0, 5, 17] {
-                let clean = [.quote] + [UInt8](repeating: filler, count: length) + [.quote]
-                    + [UInt8](repeating: .space, count: padding)
-                #expect(try JSONTape.scanning(clean).get().tokens[0].end == length + 1)
-                for position in 0..<length {
-                    for plain: UInt8 in [0x20, 0x7F, 0x21, 0x5B, 0x5D] {
-                        var bytes = clean
-                        bytes[position + 1] = plain
-                        #expect(try JSONTape.scanning(bytes).get().tokens[0].end == length + 1)
+        let (opening, closing) = afterAnotherString ? (Array(#"["","#.utf8), [UInt8.closeBracket]) : ([], [])
+        for prefix in [0, 61] {
+            for length in Array(1..<40) + [62, 63, 64, 65, 66, 127, 128, 129] {
+                for padding in [0, 5, 17, 70] {
+                    let start = opening.count + prefix + 1
+                    let clean = opening + [UInt8](repeating: .space, count: prefix) + [.quote]
+                        + [UInt8](repeating: filler, count: length) + [.quote]
+                        + [UInt8](repeating: .space, count: padding) + closing
+                    let string = afterAnotherString ? 2 : 0
+                    #expect(try JSONTape.scanning(clean).get().tokens[string].end == start + length)
+                    for position in 0..<length {
+                        for plain: UInt8 in [0x20, 0x7F, 0x21, 0x5B, 0x5D] {
+                            var bytes = clean
+                            bytes[start + position] = plain
+                            #expect(try JSONTape.scanning(bytes).get().tokens[string].end == start + length)
+                        }
+                        try expectStopBytes(
+                            clean, at: start + position, isLast: position == length - 1, inArray: afterAnotherString)
                     }
-                    try expectStopBytes(clean, length: length, position: position, filler: filler)
                 }
             }
         }
     }
 
-    /// Each stop byte at `position` of the clean string: the error and offset the byte-by-byte definition gives.
-    private func expectStopBytes(_ clean: [UInt8], length: Int, position: Int, filler: UInt8) throws {
+    /// Each stop byte at `offset` of the clean string: the error and offset the byte-by-byte definition gives.
+    private func expectStopBytes(_ clean: [UInt8], at offset: Int, isLast: Bool, inArray: Bool) throws {
         for special: UInt8 in [.quote, .backslash, 0x1F, 0x00, 0x80, 0xFF] {
             var bytes = clean
-            bytes[position + 1] = special
-            let isLast = position == length - 1
+            bytes[offset] = special
             let expected: JSONSyntaxError
             switch special {
-            case .quote:  // the string ends early; what follows is trailing content
-                expected = JSONSyntaxError(.trailingContent(isLast ? .quote : filler), at: position + 2)
+            case .quote:  // the string ends early; what follows is trailing content, or no `,` or `]`
+                let next = clean[offset + 1]
+                expected = JSONSyntaxError(
+                    inArray ? .unexpectedByte(next, expected: .commaOrArrayEnd) : .trailingContent(next),
+                    at: offset + 1)
             case .backslash:  // `\z` is no escape; `\"` escapes the closing quote, so the string never ends
                 expected =
                     isLast
                     ? JSONSyntaxError(.unexpectedEnd(expected: .stringEnd), at: bytes.count)
-                    : JSONSyntaxError(.invalidEscape(filler), at: position + 2)
+                    : JSONSyntaxError(.invalidEscape(clean[offset + 1]), at: offset + 1)
             case 0x80, 0xFF:
-                expected = JSONSyntaxError(.invalidUTF8(special), at: position + 1)
+                expected = JSONSyntaxError(.invalidUTF8(special), at: offset)
             default:
-                expected = JSONSyntaxError(.controlCharacterInString(special), at: position + 1)
+                expected = JSONSyntaxError(.controlCharacterInString(special), at: offset)
             }
             #expect(throws: expected) { try JSONTape.scanning(bytes).get() }
         }
     }
 
+    @Test func endsAStringAtTheLastByteOfInputsOfEveryLength() throws {
+        // Inputs of 2 to 200 bytes ending with the closing quote, and the same without it: the last block is cut
+        // short at every length, and inputs under one block are classified from a padded copy.
+        for length in 2...200 {
+            let text = [.quote] + [UInt8](repeating: UInt8(ascii: "z"), count: length - 2) + [.quote]
+            #expect(try JSONTape.scanning(text).get().tokens[0].end == length - 1)
+            #expect(throws: JSONSyntaxError(.unexpectedEnd(expected: .stringEnd), at: length - 1)) {
+                try JSONTape.scanning(Array(text.dropLast())).get()
+            }
+        }
+    }
+
+    @Test func findsStringsAfterBlocksWithoutAny() throws {
+        // A number of up to 400 digits between two strings: the second string starts in the block after the
+        // first's, the one after that, or several blocks on, where nothing was classified ahead.
+        for digits in 1...400 {
+            let number = String(repeating: "7", count: digits)
+            let text = #"["a",\#(number),"bc"]"#
+            let tape = try JSONTape.scanning(text).get()
+            #expect(tape.tokens[3].start == digits + 7 && tape.tokens[3].end == digits + 9, "\(digits) digits")
+            let bad = Array(#"["a",\#(number),"b\#u{1}"]"#.utf8)
+            #expect(throws: JSONSyntaxError(.controlCharacterInString(0x01), at: digits + 8)) {
+                try JSONTape.scanning(bad).get()
+            }
+        }
+    }
+
+    @Test func classifiesEveryByteOfABlockExactly() {
+        // The SSE2 classification of 64 bytes (x86-64) and the portable one of 8 bytes, against a byte-by-byte
+        // reference, on bytes biased towards each class's boundaries.
+        let bytes: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xA0, 0xFF]
+        var random = NumberFixture.Random(seed: 0xB10C)
+        func isStop(_ byte: UInt8) -> Bool { byte == .quote || byte == .backslash || byte < 0x20 || byte >= 0x80 }
+        for _ in 0..<20_000 {
+            let block = (0..<64).map { _ in
+                random.next() % 4 == 0 ? UInt8(truncatingIfNeeded: random.next()) : bytes[Int(random.next() % 15)]
+            }
+            let expected = block.indices.reduce(UInt64(0)) { bits, index in
+                isStop(block[index]) ? bits | 1 << UInt64(index) : bits
+            }
+            #expect(block.withUnsafeBytes { JSONScanner.stopBits(of64BytesAt: $0.baseAddress!) } == expected)
+            let portable = (0..<8).reduce(UInt64(0)) { bits, part in
+                let word = block[part * 8..<part * 8 + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                return bits | JSONScanner.stopBits(inWord: word) << UInt64(part * 8)
+            }
+            #expect(portable == expected, "\(block)")
+        }
+    }
+
     @Test func marksTheFirstStopByteOfRandomWords() {
-        // The SWAR mask against a byte-by-byte reference, on words biased towards the bytes near each boundary.
+        // The SWAR mask JSONStrings uses against a byte-by-byte reference, on words biased towards the bytes near
+        // each boundary.
         let bytes: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xA0, 0xFF]
         var random = NumberFixture.Random(seed: 0x57A7)
         for _ in 0..<100_000 {
