@@ -65,13 +65,13 @@ extension Converter {
         }
         var index = object.index + 1
         let memberCount = document.tokens[object.index].count
-        var expected = 0  // the key id after the previous key's: input in schema order is matched without hashing
+        var previous = -1  // the last known key's id: the next key is matched against its successors first
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
-            if let id = keyID(keyToken, in: document.bytes, keys, expecting: expected) {
+            if let id = keyID(keyToken, in: document.bytes, keys, after: previous) {
                 if slots[frame + id] >= 0 { unusual.update { _ = $0.duplicated.insert(id) } }
                 slots[frame + id] = index
-                expected = id + 1
+                previous = id
             } else {
                 unread.append(index)
             }
@@ -209,11 +209,11 @@ extension Converter {
     /// The slot id of an input key, decoding escapes only when the key has any. Inlined: it runs once per input
     /// member, and the plain case is one comparison with the expected key.
     @inline(__always)
-    private func keyID(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, _ keys: KeyIndex, expecting expected: Int)
+    private func keyID(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, _ keys: KeyIndex, after previous: Int)
         -> Int?
     {
         guard token.hasEscapes else {
-            return keys.id(of: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), expecting: expected)
+            return keys.id(of: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), after: previous)
         }
         var decoded: [UInt8] = []
         JSONStrings.decode(token, in: bytes, into: &decoded)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A read-only map from key bytes to small integer ids, built once per model.
+import Synchronization
+
+/// A map from key bytes to small integer ids, built once per model.
 ///
 /// Keys live back to back in one arena; an open-addressing table of hashes points at them. Looking up an input key
-/// hashes and compares its bytes in place: no `String`, no allocation. A caller that can guess the id (the next
-/// one, for input in schema order) compares once and skips the hash.
+/// hashes and compares its bytes in place: no `String`, no allocation. A caller walking an object's keys compares
+/// each first with the key after the previous one in the schema, then with the key that followed the previous one
+/// in the last input that did not follow the schema's order, and hashes only when both fail.
 ///
 ///     keys ["login", "id"]  →  arena "loginid", entries [(0, 5), (5, 2)], table [-1, 1, -1, 0, …]
 final class KeyIndex: Sendable {
@@ -16,6 +19,13 @@ final class KeyIndex: Sendable {
     private let table: [Int32]
     /// Bit `min(n, 63)` is set when some key is `n` bytes long: most unknown keys are refused by this alone.
     private let lengths: UInt64
+    /// Slot `previous + 1`: the id that followed key `previous` (-1: an object's start) when an input last listed
+    /// keys out of the schema's order, or -1. Clients list keys in one order of their own (`created_at` first, say,
+    /// where the schema starts with `id`), so after one such object the next ones are matched without hashing.
+    /// Every conversion of the model shares these hints and updates them without ordering: a stale one costs only
+    /// a comparison, never a wrong id, since every hint is compared before it is used. (`nonisolated(unsafe)`: the
+    /// pointer never changes, and what it points at is atomic.)
+    nonisolated(unsafe) private let learned: UnsafeMutablePointer<Atomic<Int32>>
 
     var count: Int { entries.count }
 
@@ -39,6 +49,13 @@ final class KeyIndex: Sendable {
         self.entries = entries
         self.table = table
         lengths = keys.reduce(0) { $0 | 1 << UInt64(min($1.count, 63)) }
+        learned = .allocate(capacity: keys.count + 1)
+        for slot in 0...keys.count { (learned + slot).initialize(to: Atomic(-1)) }
+    }
+
+    deinit {
+        learned.deinitialize(count: entries.count + 1)
+        learned.deallocate()
     }
 
     /// The id of `key`, or nil.
@@ -54,13 +71,31 @@ final class KeyIndex: Sendable {
         }
     }
 
-    /// The id of `key`, comparing it with key `expected` before hashing anything. Input objects mostly list their
-    /// keys in the order the schema declares them, and ids follow that order, so a caller passing the id after the
-    /// previous key's pays one comparison per key in the common case.
+    /// The id of `key`, the member after one whose id was `previous` (-1 for an object's first member, or when no
+    /// earlier member was a known key). Ids follow the schema's order, so an input in that order pays one comparison
+    /// per key; an input in another order, once this index has seen it, two.
     @inline(__always)
-    func id(of key: UnsafeRawBufferPointer, expecting expected: Int) -> Int? {
-        if expected < entries.count, holds(key, at: expected) { return expected }
-        return id(of: key)
+    func id(of key: UnsafeRawBufferPointer, after previous: Int) -> Int? {
+        let next = previous &+ 1
+        if next < entries.count, holds(key, at: next) { return next }
+        return id(of: key, outOfOrderAfter: previous)
+    }
+
+    /// `id(of:after:)` when the key is not the schema's next: tries the learned successor, then the hash, and
+    /// learns what it finds.
+    @inline(never)
+    private func id(of key: UnsafeRawBufferPointer, outOfOrderAfter previous: Int) -> Int? {
+        let hint = Int(learned[previous &+ 1].load(ordering: .relaxed))
+        if hint >= 0, holds(key, at: hint) { return hint }
+        guard let id = id(of: key) else { return nil }
+        learned[previous &+ 1].store(Int32(id), ordering: .relaxed)
+        return id
+    }
+
+    /// The id learned to follow key `previous` (-1: an object's start), or nil.
+    func learnedSuccessor(of previous: Int) -> Int? {
+        let hint = Int(learned[previous + 1].load(ordering: .relaxed))
+        return hint >= 0 ? hint : nil
     }
 
     /// Whether key `id` is exactly `key`.

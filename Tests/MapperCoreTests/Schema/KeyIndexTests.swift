@@ -11,28 +11,37 @@ struct KeyIndexTests {
         + ["followers_url", "following_url", "prefix_A_middle_suffix", "prefix_B_middle_suffix", "ab", "ba"]
             .map { Array($0.utf8) }
 
-    @Test func findsEveryKeyWithAndWithoutAGuess() {
+    @Test func findsEveryKeyAfterEveryPreviousKey() {
         let index = KeyIndex(Self.keys)
         for (id, key) in Self.keys.enumerated() {
             key.withUnsafeBytes { key in
                 #expect(index.id(of: key) == id)
-                #expect(index.id(of: key, expecting: id) == id)  // the guess is right
-                #expect(index.id(of: key, expecting: (id + 1) % Self.keys.count) == id)  // wrong: falls back to the hash
-                #expect(index.id(of: key, expecting: Self.keys.count + 5) == id)  // out of range: falls back too
+                // In the schema's order, out of it (learning a hint each time), and after the last key.
+                for previous in -1..<Self.keys.count { #expect(index.id(of: key, after: previous) == id) }
             }
         }
     }
 
-    @Test func refusesKeysItDoesNotHold() {
+    @Test func learnsTheOrderOfInputsThatDoNotFollowTheSchema() {
         let index = KeyIndex(Self.keys)
-        let refused = ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K",
-                       String(repeating: "k", count: 80), String(repeating: "j", count: 70)]
-        for text in refused {
-            Array(text.utf8).withUnsafeBytes { key in
-                #expect(index.id(of: key) == nil, "\(text)")
-                for guess in 0..<Self.keys.count { #expect(index.id(of: key, expecting: guess) == nil) }
-            }
+        func lookUp(_ text: String, after previous: Int) -> Int? {
+            Array(text.utf8).withUnsafeBytes { index.id(of: $0, after: previous) }
         }
+        let ab = Self.keys.firstIndex(of: Array("ab".utf8))!, ba = ab + 1, following = 28
+        #expect(index.learnedSuccessor(of: -1) == nil)
+        #expect(lookUp("ba", after: -1) == ba)  // out of order: hashed, and learned
+        #expect(index.learnedSuccessor(of: -1) == ba)
+        #expect(lookUp("following_url", after: ba) == following)
+        #expect(index.learnedSuccessor(of: ba) == following)
+        // In the schema's order nothing is learned: the next id is tried first.
+        #expect(lookUp("ba", after: ab) == ba && index.learnedSuccessor(of: ab) == nil)
+        // A hint that no longer fits costs a comparison, never a wrong id, and is replaced.
+        #expect(lookUp("ab", after: -1) == ab)
+        #expect(index.learnedSuccessor(of: -1) == ab)
+        #expect(lookUp("ba", after: -1) == ba && lookUp("k", after: -1) == 1)
+        // Unknown keys are refused whatever was learned, and teach nothing.
+        #expect(lookUp("prefix_C_middle_suffix", after: -1) == nil)
+        #expect(index.learnedSuccessor(of: -1) == 1)
     }
 
     /// One differing byte at every position of every length up to 40 is found, and equal buffers compare equal.

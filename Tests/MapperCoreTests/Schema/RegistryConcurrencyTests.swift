@@ -176,6 +176,33 @@ struct RegistryConcurrencyTests {
         #expect(reports.map(\.count) == Array(repeating: rounds, count: Self.readers))
     }
 
+    /// Each model's key index learns, shared by every conversion, which key followed which in inputs that do not
+    /// list keys in the schema's order. Threads converting the same model from inputs in four orders at once keep
+    /// rewriting those hints under each other; every output must still be exactly its own.
+    @Test
+    func learnedKeyOrdersNeverMixConcurrentConversions() throws {
+        let registry = try SchemaRegistry.make(
+            #"{"name":"Row","properties":{"a":"int32","b":"int32","c":"int32","d":{"type":"int32","key":"dee"}}}"#)
+        let snapshot = registry.current
+        let members = [#""a":1"#, #""b":2"#, #""c":3"#, #""dee":4"#, #""x":0"#]
+        let orders = [[0, 1, 2, 3], [3, 2, 1, 0], [4, 2, 0, 4, 3, 1], [1, 3, 0, 2]]
+        let inputs = orders.map { order in "{" + order.map { members[$0] }.joined(separator: ",") + "}" }
+        let expected = #"{"a":1,"b":2,"c":3,"d":4}"#
+        let rounds = 400
+        let reports = Self.runThreads(Self.readers) { worker in
+            var report = WorkerReport()
+            for i in 0..<rounds {
+                let input = inputs[(worker &+ i) % inputs.count]
+                let body = snapshot.converted("Row", input)
+                if body != expected { report.failures.append("\(input) → \(body)") }
+                report.count += 1
+            }
+            return report
+        }
+        #expect(reports.flatMap(\.failures).prefix(3) == [])
+        #expect(reports.map(\.count) == Array(repeating: rounds, count: Self.readers))
+    }
+
     /// What one worker thread found; handed back through `pthread_join`, which orders it before the reader.
     struct WorkerReport {
         var count = 0
