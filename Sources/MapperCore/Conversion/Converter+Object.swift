@@ -69,8 +69,9 @@ extension Converter {
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
             if let id = keyID(keyToken, in: document.bytes, keys, after: previous) {
-                if slots[frame + id] >= 0 { unusual.update { _ = $0.duplicated.insert(id) } }
-                slots[frame + id] = index
+                // `id` is below `keys.count`, the frame's size.
+                if slots[unchecked: frame + id] >= 0 { unusual.update { _ = $0.duplicated.insert(id) } }
+                slots[unchecked: frame + id] = index
                 previous = id
             } else {
                 unread.append(index)
@@ -95,7 +96,7 @@ extension Converter {
         for i in plans.indices {
             let plan = plans[i]
             if shortcuts, plan.plainKeyID >= 0 {
-                let keyToken = slots[frame + plan.plainKeyID]
+                let keyToken = slots[unchecked: frame + plan.plainKeyID]  // a key id, below `keys.count`
                 if keyToken < 0, !plan.hasDeclaredDefault {
                     // Absent, no default: a number's implicit zero, or nothing at all.
                     if let zero = plan.implicitZero {
@@ -113,7 +114,7 @@ extension Converter {
                     }
                     switch written {
                     case .value:
-                        if plan.ruled { holds[holdsFrame + i] = true }
+                        if plan.ruled { holds[unchecked: holdsFrame + i] = true }  // `i` < the property count
                         first = false
                         continue
                     case .noValue: continue  // nothing written, and the property holds no value

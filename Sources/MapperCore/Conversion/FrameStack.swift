@@ -51,6 +51,22 @@ final class FrameStack<Element: BitwiseCopyable> {
         top = min(top, base)
     }
 
+    /// An element of a frame that stays pushed while the caller uses it, at an offset the frame's own size bounds
+    /// by construction (a key id below the key count the frame was pushed with, say): read and written without
+    /// the check against `top`, a load and a branch per access in the property loop. Checked in debug builds,
+    /// where every test runs.
+    @inline(__always)
+    subscript(unchecked index: Int) -> Element {
+        get {
+            assert(index >= 0 && index < top, "FrameStack index outside the frames")
+            return storage[index]
+        }
+        set {
+            assert(index >= 0 && index < top, "FrameStack index outside the frames")
+            storage[index] = newValue
+        }
+    }
+
     @inline(__always)
     subscript(index: Int) -> Element {
         get {

@@ -26,6 +26,20 @@ struct FrameStackTests {
         #expect(elements(of: stack, from: 0).isEmpty)
     }
 
+    /// The unchecked subscript, which the property loop uses within frames it holds, addresses the same elements
+    /// as the checked one, including after a frame above it made the stack grow.
+    @Test func uncheckedAccessAddressesTheSameElements() {
+        let stack = FrameStack<Int>(capacity: 2)
+        let outer = stack.push(3, filledWith: -1)
+        stack[unchecked: outer + 2] = 42
+        let inner = stack.push(100, filledWith: 0)  // grows the buffer
+        stack[unchecked: inner + 99] = 7
+        #expect(stack[outer + 2] == 42 && stack[unchecked: outer + 2] == 42 && stack[inner + 99] == 7)
+        stack.pop(to: inner)
+        stack[unchecked: outer] = 5
+        #expect(elements(of: stack, from: outer) == [5, -1, 42])
+    }
+
     @Test func appendsReuseAndGrow() {
         let stack = FrameStack<Int>()
         for i in 0..<5 { stack.append(i) }
