@@ -57,27 +57,31 @@ final class FrameStack<Element: BitwiseCopyable> {
     /// where every test runs.
     @inline(__always)
     subscript(unchecked index: Int) -> Element {
-        get {
-            assert(index >= 0 && index < top, "FrameStack index outside the frames")
-            return storage[index]
+        unsafeAddress {
+            assert(holds(index), "FrameStack index outside the frames")
+            return UnsafePointer(storage + index)
         }
-        set {
-            assert(index >= 0 && index < top, "FrameStack index outside the frames")
-            storage[index] = newValue
+        unsafeMutableAddress {
+            assert(holds(index), "FrameStack index outside the frames")
+            return storage + index
         }
     }
 
     @inline(__always)
     subscript(index: Int) -> Element {
         get {
-            precondition(index >= 0 && index < top, "FrameStack index outside the frames")
-            return storage[index]
+            precondition(holds(index), "FrameStack index outside the frames")
+            return self[unchecked: index]
         }
         set {
-            precondition(index >= 0 && index < top, "FrameStack index outside the frames")
-            storage[index] = newValue
+            precondition(holds(index), "FrameStack index outside the frames")
+            self[unchecked: index] = newValue
         }
     }
+
+    /// Whether `index` addresses an element below the top.
+    @inline(__always)
+    private func holds(_ index: Int) -> Bool { index >= 0 && index < top }
 }
 
 /// Handed from converter to converter through a locked pool, never used by two at once.
