@@ -65,7 +65,7 @@ extension Converter {
         }
         var index = object.index + 1
         let memberCount = document.tokens[object.index].count
-        var previous = -1  // the last known key's id: the next key is matched against its successors first
+        var previous = -1  // the last known key's id (-1: none yet), after which `keys` looks for the next key
         for _ in 0..<memberCount {
             let keyToken = document.tokens[index]
             if let id = keyID(keyToken, in: document.bytes, keys, after: previous) {
@@ -208,7 +208,7 @@ extension Converter {
     }
 
     /// The slot id of an input key, decoding escapes only when the key has any. Inlined: it runs once per input
-    /// member, and the plain case is one comparison with the expected key.
+    /// member, and the plain case is one comparison with the key after `previous` in the schema.
     @inline(__always)
     private func keyID(_ token: JSONToken, in bytes: UnsafeRawBufferPointer, _ keys: KeyIndex, after previous: Int)
         -> Int?

@@ -53,8 +53,8 @@ final class FrameStack<Element: BitwiseCopyable> {
 
     /// An element of a frame that stays pushed while the caller uses it, at an offset the frame's own size bounds
     /// by construction (a key id below the key count the frame was pushed with, say): read and written without
-    /// the check against `top`, a load and a branch per access in the property loop. Checked in debug builds,
-    /// where every test runs.
+    /// the check against `top`, a load and a branch per access in the property loop. Debug builds, where every
+    /// test runs, still check it against `top` (the same bound at those sites, whose frames are on top).
     @inline(__always)
     subscript(unchecked index: Int) -> Element {
         unsafeAddress {

@@ -410,8 +410,9 @@ struct JSONScanner {
 
     // MARK: - Stop bytes
 
-    /// The offset of the first byte from `offset` on that is `"`, `\`, below U+0020 or non-ASCII, or `count`;
-    /// `offset` is never behind `block` (scans only go forward) and at most `count`.
+    /// The offset of the first byte from `offset` (at most `count`) on that is `"`, `\`, below U+0020 or
+    /// non-ASCII, or `count`. Scans only go forward, so `offset` is behind `block` only after a search has run past
+    /// the input's end: then the wrapped shift takes the call, whose blocks past the end answer `count`.
     @inline(__always)
     private func firstStopByte(from offset: Int, in block: inout StopBlock) -> Int {
         let shift = UInt(bitPattern: offset &- block.start)
@@ -436,6 +437,7 @@ struct JSONScanner {
             block.nextBits = stopBits(ofBlockAt: block.start &+ 64)
             let from = max(offset, block.start)
             let rest = block.bits &>> UInt(from &- block.start)
+            // A block past the end is all stop bits: its first bit, clamped, is the end itself.
             if rest != 0 { return min(from &+ rest.trailingZeroBitCount, count) }
         }
     }

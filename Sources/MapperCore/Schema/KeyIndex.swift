@@ -54,7 +54,7 @@ final class KeyIndex: Sendable {
     }
 
     deinit {
-        learned.deinitialize(count: entries.count + 1)
+        learned.deinitialize(count: count + 1)
         learned.deallocate()
     }
 
@@ -72,8 +72,9 @@ final class KeyIndex: Sendable {
     }
 
     /// The id of `key`, the member after one whose id was `previous` (-1 for an object's first member, or when no
-    /// earlier member was a known key). Ids follow the schema's order, so an input in that order pays one comparison
-    /// per key; an input in another order, once this index has seen it, two.
+    /// earlier member was a known key; `previous` must be -1 or an id of this index). Ids follow the schema's order,
+    /// so an input in that order pays one comparison per key; an input in another order, once this index has seen
+    /// it, two.
     @inline(__always)
     func id(of key: UnsafeRawBufferPointer, after previous: Int) -> Int? {
         let next = previous &+ 1
@@ -85,6 +86,7 @@ final class KeyIndex: Sendable {
     /// learns what it finds.
     @inline(never)
     private func id(of key: UnsafeRawBufferPointer, outOfOrderAfter previous: Int) -> Int? {
+        precondition(UInt(bitPattern: previous &+ 1) <= UInt(count), "KeyIndex: no such key to follow")
         let hint = Int(learned[previous &+ 1].load(ordering: .relaxed))
         if hint >= 0, holds(key, at: hint) { return hint }
         guard let id = id(of: key) else { return nil }
@@ -94,6 +96,7 @@ final class KeyIndex: Sendable {
 
     /// The id learned to follow key `previous` (-1: an object's start), or nil.
     func learnedSuccessor(of previous: Int) -> Int? {
+        precondition(UInt(bitPattern: previous &+ 1) <= UInt(count), "KeyIndex: no such key to follow")
         let hint = Int(learned[previous + 1].load(ordering: .relaxed))
         return hint >= 0 ? hint : nil
     }

@@ -44,6 +44,18 @@ struct KeyIndexTests {
         #expect(index.learnedSuccessor(of: -1) == 1)
     }
 
+    @Test func refusesKeysItDoesNotHold() {
+        let index = KeyIndex(Self.keys)
+        let refused = ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K",
+                       String(repeating: "k", count: 80), String(repeating: "j", count: 70)]
+        for text in refused {
+            Array(text.utf8).withUnsafeBytes { key in
+                #expect(index.id(of: key) == nil, "\(text)")
+                for previous in -1..<Self.keys.count { #expect(index.id(of: key, after: previous) == nil) }
+            }
+        }
+    }
+
     /// One differing byte at every position of every length up to 40 is found, and equal buffers compare equal.
     @Test func memcmpEqualComparesEveryByte() {
         for count in 0...40 {
