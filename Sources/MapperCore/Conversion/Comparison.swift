@@ -17,9 +17,7 @@ extension RegistrySnapshot {
             var sides: [String: Int] = [:]
             var index = 1
             for _ in 0..<tokens[0].count {
-                var key: [UInt8] = []
-                JSONStrings.decode(tokens[index], in: body, into: &key)
-                let name = String(decoding: key, as: UTF8.self)
+                let name = String(decoding: JSONStrings.decoded(tokens[index], in: body), as: UTF8.self)
                 guard name == "a" || name == "b" else {
                     return .failure(.notAnObject("the body may hold only \"a\" and \"b\", not \"\(name)\""))
                 }
@@ -140,9 +138,7 @@ struct ModelDifference {
         var result: [(key: [UInt8], value: Int)] = []
         var k = index + 1
         for _ in 0..<tape.tokens[index].count {
-            var key: [UInt8] = []
-            JSONStrings.decode(tape.tokens[k], in: bytes, into: &key)
-            result.append((key, k + 1))
+            result.append((JSONStrings.decoded(tape.tokens[k], in: bytes), k + 1))
             k = tape.tokens[k + 1].next
         }
         return result

@@ -172,12 +172,13 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        if hasDuplicates, var state = unusual {
-            for id in state.duplicated where !state.reportedDuplicates.contains(id) {
-                let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
-                state.strayDuplicates.append((Array(keys.key(id)), pointer))
+        if hasDuplicates {
+            unusual.update { state in
+                for id in state.duplicated where !state.reportedDuplicates.contains(id) {
+                    let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
+                    state.strayDuplicates.append((Array(keys.key(id)), pointer))
+                }
             }
-            unusual = state
         }
         // `unusual` itself is handed on: a part taken out of it here would be a copy to release, even when nil.
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
@@ -216,9 +217,7 @@ extension Converter {
         guard token.hasEscapes else {
             return keys.id(of: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), after: previous)
         }
-        var decoded: [UInt8] = []
-        JSONStrings.decode(token, in: bytes, into: &decoded)
-        return keys.id(of: decoded)
+        return keys.id(of: JSONStrings.decoded(token, in: bytes))
     }
 
     /// Finds the first present alternative of the property's key (a `null` counts as present), pushing its path.

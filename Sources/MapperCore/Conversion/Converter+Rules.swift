@@ -54,8 +54,7 @@ extension Converter {
         guard token.kind == .object else { return }
         var index = ref.index + 1
         for _ in 0..<token.count {
-            var key: [UInt8] = []
-            JSONStrings.decode(document.tokens[index], in: document.bytes, into: &key)
+            let key = JSONStrings.decoded(document.tokens[index], in: document.bytes)
             let pointer = memberPointer(ref.document, index)
             if let child = node.children[key] {
                 if !child.isTerminal {

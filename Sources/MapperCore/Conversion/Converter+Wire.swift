@@ -22,8 +22,7 @@ struct WireObject {
             } catch { return false }
             var index = 1
             for _ in 0..<tape.tokens[0].count {
-                var key: [UInt8] = []
-                JSONStrings.decode(tape.tokens[index], in: raw, into: &key)
+                let key = JSONStrings.decoded(tape.tokens[index], in: raw)
                 let value = tape.tokens[index + 1]
                 members.append((key, .bytes(copy[value.rawRange])))
                 index = value.next

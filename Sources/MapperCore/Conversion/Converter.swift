@@ -217,9 +217,7 @@ struct Converter {
         guard token.hasEscapes else {
             return body(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), &out)
         }
-        var decoded: [UInt8] = []
-        JSONStrings.decode(token, in: bytes, into: &decoded)
-        return decoded.withUnsafeBytes { body($0, &out) }
+        return JSONStrings.decoded(token, in: bytes).withUnsafeBytes { body($0, &out) }
     }
 }
 

@@ -9,13 +9,6 @@ struct DocumentStack {
     struct Document {
         let bytes: UnsafeRawBufferPointer
         let tokens: UnsafeBufferPointer<JSONToken>
-
-        /// A string token's decoded bytes (escapes resolved).
-        func decoded(_ token: JSONToken) -> [UInt8] {
-            var out: [UInt8] = []
-            JSONStrings.decode(token, in: bytes, into: &out)
-            return out
-        }
     }
 
     /// Document 0, kept apart so that a conversion without `willTransform` allocates nothing here.
@@ -71,7 +64,7 @@ struct DocumentStack {
 
     func decodedKey(_ document: Int, _ token: Int) -> [UInt8] {
         let document = self[document]
-        return document.decoded(document.tokens[token])
+        return JSONStrings.decoded(document.tokens[token], in: document.bytes)
     }
 }
 

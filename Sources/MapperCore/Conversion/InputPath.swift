@@ -122,7 +122,7 @@ final class InputPath {
             JSONPointer.appendEscaped(UnsafeRawBufferPointer(rebasing: document.bytes[key.start..<key.end]), to: &out)
             return
         }
-        document.decoded(key).withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
+        JSONStrings.decoded(key, in: document.bytes).withUnsafeBytes { JSONPointer.appendEscaped($0, to: &out) }
     }
 
     /// Appends the pointer (and then `extra` as one more token) to `out`.

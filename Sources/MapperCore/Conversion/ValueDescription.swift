@@ -17,8 +17,7 @@ enum ValueDescription {
             if let shown = plainShortString(token, in: bytes) {
                 return "\(stringOpening)" + String(decoding: shown, as: UTF8.self) + "\""
             }
-            var decoded: [UInt8] = []
-            JSONStrings.decode(token, in: bytes, into: &decoded)
+            let decoded = JSONStrings.decoded(token, in: bytes)
             var quoted: [UInt8] = []
             let cut = decoded.count > maxShownBytes
             JSONStrings.writeQuoted(prefix(decoded), into: &quoted)

@@ -488,37 +488,27 @@ struct JSONScanner {
     }
 
     /// Bit `i` (of the low 8) set when byte `i` of `word`, in memory order, is `"`, `\`, below U+0020 or
-    /// non-ASCII: the portable form of the block classification, exact for every byte.
+    /// non-ASCII: the portable form of the block classification. A multiplication gathers the marks' high bits.
+    @inline(__always)
+    static func stopBits(inWord word: UInt64) -> UInt64 {
+        ((stopMarks(inWord: word) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    }
+
+    /// A word whose byte `i` has its high bit set, and no other bit, exactly when byte `i` of `word` (in memory
+    /// order) is `"`, `\`, below U+0020 or non-ASCII.
     ///
     /// `((x & 0x7F) + 0x7F) | x` has its high bit clear exactly when the byte `x` is 0, and no byte carries into the
     /// next, so `x ^ '"'` marks quotes; `(x & 0x7F) + 0x60` has its high bit clear exactly when the low seven bits
-    /// are below 0x20; the high bit of `x` itself marks non-ASCII. A multiplication gathers the eight high bits.
+    /// are below 0x20; the high bit of `x` itself marks non-ASCII.
     @inline(__always)
-    static func stopBits(inWord word: UInt64) -> UInt64 {
+    static func stopMarks(inWord word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x) }
         let quotes = zeroBytes(word ^ (ones &* UInt64(UInt8.quote)))
         let backslashes = zeroBytes(word ^ (ones &* UInt64(UInt8.backslash)))
         let controls = ~((word & low7) &+ ones &* UInt64(0x80 - UInt8.firstUnescapedByte))
-        let marks = (quotes | backslashes | controls | word) & ~low7
-        return ((marks &>> 7) &* 0x0102_0408_1020_4080) &>> 56
-    }
-
-    /// A word whose byte `i` has its high bit set when byte `i` of `word` (in memory order) is `"`, `\`, below
-    /// U+0020 or non-ASCII. Only the lowest mark is exact: a matching byte's borrow may mark bytes above it.
-    ///
-    /// `x - 0x01` sets the high bit when `x` is 0 (and when `x` ≥ 0x81), so `(byte ^ '"') - 1` marks a quote; the
-    /// usual `& ~x` guard is unnecessary because every byte it would exclude is non-ASCII, a stop byte anyway.
-    /// Likewise `byte - 0x20` marks bytes below U+0020 (and bytes ≥ 0xA0), and `byte` itself marks non-ASCII.
-    /// A plain ASCII byte borrows from nothing, so no mark appears below the first stop byte.
-    @inline(__always)
-    static func stopBytes(in word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let isQuote = (word ^ (ones &* UInt64(UInt8.quote))) &- ones
-        let isBackslash = (word ^ (ones &* UInt64(UInt8.backslash))) &- ones
-        let isControl = word &- ones &* UInt64(UInt8.firstUnescapedByte)
-        return (isQuote | isBackslash | isControl | word) & 0x8080_8080_8080_8080
+        return (quotes | backslashes | controls | word) & ~low7
     }
 
     /// Validates the escape whose backslash is at `offset`; returns the offset after it (after both halves of a

@@ -9,10 +9,17 @@
 //     decode        → A é LF "x                (bytes 41 C3 A9 0A 22 78)
 //     writeQuoted   → "Aé\n\"x"                (SEMANTICS.md "Bytes": only ", \ and U+0000–U+001F are escaped)
 //
-// Nothing here allocates except by appending to the caller's output array.
+// Nothing here allocates but the output: the caller's, or the array `decoded` returns.
 
 enum JSONStrings {
     // MARK: - Decoding
+
+    /// The decoded UTF-8 bytes of a string token, as `decode` appends them.
+    static func decoded(_ token: JSONToken, in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        decode(token, in: bytes, into: &out)
+        return out
+    }
 
     /// Appends the decoded UTF-8 bytes of a string token (escapes resolved; `\u0000` allowed → byte 0).
     /// `token` must come from `JSONScanner` scanning `bytes`.
@@ -245,9 +252,8 @@ enum JSONStrings {
     @inline(__always)
     private static func firstByteToEscape(in s: UnsafeRawBufferPointer, from offset: Int) -> Int {
         firstMatch(in: s, from: offset) { word in
-            // The scanner's stop bytes without the non-ASCII ones: a non-ASCII byte may be marked but never
-            // borrows, so clearing the marks of bytes whose high bit is set leaves exactly the ASCII stops.
-            JSONScanner.stopBytes(in: word) & ~word
+            // The scanner's stop bytes without the non-ASCII ones (the bytes whose own high bit is set).
+            JSONScanner.stopMarks(inWord: word) & ~word
         } byte: {
             $0 == .quote || $0 == .backslash || $0 < .firstUnescapedByte
         }

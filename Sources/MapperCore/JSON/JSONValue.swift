@@ -71,9 +71,7 @@ extension JSONValue {
     }
 
     private static func decodeString(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer) -> String {
-        var out: [UInt8] = []
-        JSONStrings.decode(token, in: bytes, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        String(decoding: JSONStrings.decoded(token, in: bytes), as: UTF8.self)
     }
 
     /// Appends the canonical compact bytes (SEMANTICS.md, "Bytes"): member order and number text kept.

@@ -441,7 +441,7 @@ struct JSONScannerTests {
                 let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index)))
                 return byte == .quote || byte == .backslash || byte < 0x20 || byte >= 0x80
             }
-            let mask = JSONScanner.stopBytes(in: word)
+            let mask = JSONScanner.stopMarks(inWord: word)
             #expect((mask == 0 ? nil : mask.trailingZeroBitCount / 8) == firstStop, "\(word)")
         }
     }
