@@ -172,13 +172,13 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        if hasDuplicates {
-            unusual.update { state in
-                for id in state.duplicated where !state.reportedDuplicates.contains(id) {
-                    let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
-                    state.strayDuplicates.append((Array(keys.key(id)), pointer))
-                }
+        // (Not through `update`: its closure here cost the timeline about 1 % in time, through code generation.)
+        if hasDuplicates, var state = unusual {
+            for id in state.duplicated where !state.reportedDuplicates.contains(id) {
+                let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
+                state.strayDuplicates.append((Array(keys.key(id)), pointer))
             }
+            unusual = state
         }
         // `unusual` itself is handed on: a part taken out of it here would be a copy to release, even when nil.
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
