@@ -29,31 +29,36 @@ enum DateFormatting {
         let fractionDigits = date.microsecond % 1000 != 0 ? 6 : date.microsecond != 0 ? 3 : 0
         let length = 20 + (fractionDigits == 0 ? 0 : fractionDigits + 1)
         // Every field has a fixed width (the year is 0001–9999), so the text is filled in place with one append.
+        // Its first nineteen bytes are three stores: templates of the punctuation with `0` in each digit's place,
+        // the digits or-ed in (`0` is 0x30, so adding a digit sets only low bits).
         out.append(count: length) { buffer in
-            func put(_ value: Int, width: Int, at offset: Int) {
-                var rest = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+            let text = UnsafeMutableRawPointer(buffer.baseAddress!)
+            let year = date.year % 10_000
+            let head: UInt64 = 0x2D30_302D_3030_3030  // "0000-00-"
+                | digits(year / 100, at: 0) | digits(year % 100, at: 2) | digits(date.month % 100, at: 5)
+            let middle: UInt64 = 0x3030_3A30_3054_3030  // "00T00:00"
+                | digits(date.day % 100, at: 0) | digits(date.hour % 100, at: 3) | digits(date.minute % 100, at: 6)
+            let tail: UInt32 = (fractionDigits > 0 ? 0x2E30_303A : 0x5A30_303A)  // ":00." or ":00Z"
+                | UInt32(truncatingIfNeeded: digits(date.second % 100, at: 1))
+            text.storeBytes(of: head.littleEndian, as: UInt64.self)
+            text.storeBytes(of: middle.littleEndian, toByteOffset: 8, as: UInt64.self)
+            text.storeBytes(of: tail.littleEndian, toByteOffset: 16, as: UInt32.self)
+            if fractionDigits > 0 {
+                var rest = fractionDigits == 6 ? date.microsecond : date.microsecond / 1000
+                for index in stride(from: 20 + fractionDigits - 1, through: 20, by: -1) {
                     buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                     rest /= 10
                 }
+                buffer[length - 1] = UInt8(ascii: "Z")
             }
-            put(date.year, width: 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(date.month, width: 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(date.day, width: 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(date.hour, width: 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(date.minute, width: 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(date.second, width: 2, at: 17)
-            if fractionDigits > 0 {
-                buffer[19] = UInt8(ascii: ".")
-                put(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits, at: 20)
-            }
-            buffer[length - 1] = UInt8(ascii: "Z")
         }
+    }
+
+    /// The two digits of `value` (0–99) as bytes `offset` and `offset + 1` of a little-endian word, without the
+    /// `0` that the template adds.
+    @inline(__always)
+    private static func digits(_ value: Int, at offset: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: value / 10) << (8 * offset) | UInt64(truncatingIfNeeded: value % 10) << (8 * offset + 8)
     }
 
     /// Seconds as a plain decimal: integral when no fraction, else fraction digits up to microseconds, no trailing

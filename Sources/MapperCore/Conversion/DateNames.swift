@@ -10,6 +10,11 @@ enum DateNames {
     /// The month (1–12) whose three-letter abbreviation starts at `index`, or nil.
     static func monthAbbreviation(in text: UnsafeRawBufferPointer, at index: Int) -> Int? {
         guard let key = packedThree(text, at: index) else { return nil }
+        return month(packed: key)
+    }
+
+    /// The month (1–12) whose abbreviation's three bytes are `key`, the first byte highest, or nil.
+    static func month(packed key: UInt32) -> Int? {
         switch key {
         case pack("Jan"): return 1
         case pack("Feb"): return 2
@@ -30,6 +35,12 @@ enum DateNames {
     /// The weekday (0 = Sunday … 6 = Saturday) whose three-letter abbreviation starts at `index`, or nil.
     static func weekdayAbbreviation(in text: UnsafeRawBufferPointer, at index: Int) -> Int? {
         guard let key = packedThree(text, at: index) else { return nil }
+        return weekday(packed: key)
+    }
+
+    /// The weekday (0 = Sunday … 6 = Saturday) whose abbreviation's three bytes are `key`, the first byte highest,
+    /// or nil.
+    static func weekday(packed key: UInt32) -> Int? {
         switch key {
         case pack("Sun"): return 0
         case pack("Mon"): return 1

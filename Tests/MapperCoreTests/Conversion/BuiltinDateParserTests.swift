@@ -62,6 +62,51 @@ struct BuiltinDateParserTests {
         #expect(BuiltinDateParser.parse(text) == expected)
     }
 
+    /// The Weibo form's word-at-a-time reading (`parseWeiboWithoutMilliseconds`) against the byte-by-byte one:
+    /// every text of thirty bytes that one accepts, the other accepts with the same fields. The texts are valid
+    /// dates with each byte in turn replaced by every byte value, and texts of random bytes from the form's own
+    /// alphabet.
+    @Test func readsWeiboWordsAsTheBytesAre() {
+        var compared = 0
+        var acceptedByBoth = 0
+        func compare(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { text in
+                let words = BuiltinDateParser.parseWeiboWithoutMilliseconds(text)
+                let fields = BuiltinDateParser.parseWeiboByteByByte(text)
+                #expect(words == fields?.0, "\(String(decoding: bytes, as: UTF8.self))")
+                #expect(fields?.truncated != true)
+                if words != nil { acceptedByBoth += 1 }
+            }
+            compared += 1
+        }
+        let dates = ["Fri Sep 04 00:12:21 +0800 2015", "Sun Jan 01 00:00:00 -0000 0001", "Wed Dec 31 23:59:59 -2359 9999",
+                     "Mon Feb 29 19:45:07 +0530 2016", "Tue Oct 10 10:10:10 -1030 1010", "Thu May 15 08:30:00 +2300 1999",
+                     "Sat Jul 04 12:00:00 -0145 2026"]
+        for date in dates {
+            let bytes = Array(date.utf8)
+            compare(bytes)
+            for position in bytes.indices {
+                for byte in UInt8.min...UInt8.max {
+                    var mutated = bytes
+                    mutated[position] = byte
+                    compare(mutated)
+                }
+            }
+        }
+        let alphabet = Array("0123456789 :+-./SunMonTueWedThuFriSatJanFebMarAprMayJulAugSepOctNovDec\u{7F}\u{FF}".utf8)
+        var random = NumberFixture.Random(seed: 30)
+        for _ in 0..<20_000 {
+            var bytes = Array(dates[Int(random.next() % UInt64(dates.count))].utf8)
+            for _ in 0..<(1 + random.next() % 4) {
+                bytes[Int(random.next() % 30)] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            }
+            compare(bytes)
+        }
+        #expect(compared == dates.count * (1 + 30 * 256) + 20_000)
+        // Each date with each byte replaced by itself, at least, and the digit swaps that stay in range.
+        #expect(acceptedByBoth > dates.count * 30)
+    }
+
     @Test(arguments: [
         "", "2015", "2015-9-04", "2015-09-4", "15-09-04", "2015/09/04", "+2015-09-04", " 2015-09-04", "2015-09-04 ",
         "2015-09-04T", "2015-09-04x00:12:21", "2015-09-04T00:12", "2015-09-04T0:12:21", "2015-09-04T00:12:21.",

@@ -20,6 +20,37 @@ struct DateFormattingTests {
         #expect(DateFormatting.written(instant, as: .iso8601) == expected)
     }
 
+    /// The ISO 8601 writer, which fills words, against the text put together field by field, for instants spread
+    /// over the whole range (years 0001–9999, every month), with no fraction, milliseconds and microseconds.
+    @Test func writesISO8601AsTheFieldsSpellIt() {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: width - digits.count) + digits
+        }
+        var random = NumberFixture.Random(seed: 8601)
+        let span = UInt64(Instant.max.microseconds - Instant.min.microseconds)
+        var years = Set<Int>()
+        for index in 0..<20_000 {
+            var micros = Instant.min.microseconds + Int64(random.next() % span)
+            switch index % 3 {
+            case 0: micros -= micros % 1_000_000
+            case 1: micros -= micros % 1_000
+            default: break
+            }
+            if micros < Instant.min.microseconds { micros += 1_000_000 }
+            let instant = Instant(microseconds: micros)
+            let fields = DateFields(instant)
+            let fraction = fields.microsecond == 0 ? ""
+                : fields.microsecond % 1000 == 0 ? "." + padded(fields.microsecond / 1000, 3)
+                : "." + padded(fields.microsecond, 6)
+            let expected = "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T"
+                + "\(padded(fields.hour, 2)):\(padded(fields.minute, 2)):\(padded(fields.second, 2))\(fraction)Z"
+            #expect(DateFormatting.written(instant, as: .iso8601) == expected)
+            years.insert(fields.year / 1000)
+        }
+        #expect(years == Set(0...9))
+    }
+
     @Test(arguments: [
         (Instant.make(seconds: 1_441_296_741), "1441296741"),
         (.make(seconds: 1_441_296_741, micros: 500_000), "1441296741.5"),
