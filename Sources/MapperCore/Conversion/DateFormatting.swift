@@ -33,32 +33,43 @@ enum DateFormatting {
         // the digits or-ed in (`0` is 0x30, so adding a digit sets only low bits).
         out.append(count: length) { buffer in
             let text = UnsafeMutableRawPointer(buffer.baseAddress!)
-            let year = date.year % 10_000
-            let head: UInt64 = 0x2D30_302D_3030_3030  // "0000-00-"
-                | digits(year / 100, at: 0) | digits(year % 100, at: 2) | digits(date.month % 100, at: 5)
-            let middle: UInt64 = 0x3030_3A30_3054_3030  // "00T00:00"
-                | digits(date.day % 100, at: 0) | digits(date.hour % 100, at: 3) | digits(date.minute % 100, at: 6)
-            let tail: UInt32 = (fractionDigits > 0 ? 0x2E30_303A : 0x5A30_303A)  // ":00." or ":00Z"
-                | UInt32(truncatingIfNeeded: digits(date.second % 100, at: 1))
+            let year = UInt32(truncatingIfNeeded: date.year) % 10_000
+            let head: UInt64 = 0x2D00_002D_0000_0000  // "____-__-"
+                | digits(year / 100, at: 0) | digits(year, at: 2) | digits(date.month, at: 5)
+            let middle: UInt64 = 0x0000_3A00_0054_0000  // "__T__:__"
+                | digits(date.day, at: 0) | digits(date.hour, at: 3) | digits(date.minute, at: 6)
+            let tail: UInt32 = (fractionDigits > 0 ? 0x2E00_003A : 0x5A00_003A)  // ":__." or ":__Z"
+                | UInt32(truncatingIfNeeded: digits(date.second, at: 1))
             text.storeBytes(of: head.littleEndian, as: UInt64.self)
             text.storeBytes(of: middle.littleEndian, toByteOffset: 8, as: UInt64.self)
             text.storeBytes(of: tail.littleEndian, toByteOffset: 16, as: UInt32.self)
             if fractionDigits > 0 {
-                var rest = fractionDigits == 6 ? date.microsecond : date.microsecond / 1000
-                for index in stride(from: 20 + fractionDigits - 1, through: 20, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
-                buffer[length - 1] = UInt8(ascii: "Z")
+                writeFraction(date.microsecond, digits: fractionDigits, into: buffer)
             }
         }
     }
 
-    /// The two digits of `value` (0–99) as bytes `offset` and `offset + 1` of a little-endian word, without the
-    /// `0` that the template adds.
+    /// The last two decimal digits of `value`, as text, in bytes `offset` and `offset + 1` of a little-endian word.
     @inline(__always)
-    private static func digits(_ value: Int, at offset: Int) -> UInt64 {
-        UInt64(truncatingIfNeeded: value / 10) << (8 * offset) | UInt64(truncatingIfNeeded: value % 10) << (8 * offset + 8)
+    private static func digits(_ value: some BinaryInteger, at offset: Int) -> UInt64 {
+        let pair = UnsafeRawPointer(digitPairs.utf8Start)
+            .loadUnaligned(fromByteOffset: 2 * Int(UInt32(truncatingIfNeeded: value) % 100), as: UInt16.self)
+        return UInt64(UInt16(littleEndian: pair)) << (8 * offset)
+    }
+
+    /// "00" to "99", back to back: a literal, so reading it touches no lazily initialised global.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// The fraction's 3 or 6 digits from byte 20 of `buffer`, then `Z`.
+    private static func writeFraction(_ microsecond: Int, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        var rest = digits == 6 ? microsecond : microsecond / 1000
+        for index in stride(from: 20 + digits - 1, through: 20, by: -1) {
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        buffer[20 + digits] = UInt8(ascii: "Z")
     }
 
     /// Seconds as a plain decimal: integral when no fraction, else fraction digits up to microseconds, no trailing
