@@ -7,9 +7,10 @@
 //     Fri Sep 04 00:12:21[.SSS] +0800 2015        Weibo/Twitter `EEE MMM dd HH:mm:ss Z yyyy`
 //
 // The first byte picks the form (a digit: RFC 3339; anything else: Weibo). The second form covers YYModel's ten
-// length-dispatched formats and all of RFC 3339. Fields are range-checked by `DateFields.instant()` (or
-// `DateFields.inUTC()`, which the common-value path writes from directly); English names are case-sensitive and
-// the weekday is not checked against the date.
+// length-dispatched formats and all of RFC 3339. The Weibo form's usual spelling, thirty bytes without milliseconds,
+// is read a word at a time first; every other spelling is read field by field. Fields are range-checked by
+// `DateFields.instant()` (or `DateFields.inUTC()`, which the common-value path writes from directly); English names
+// are case-sensitive and the weekday is not checked against the date.
 
 /// The built-in date input formats.
 enum BuiltinDateParser {
