@@ -135,13 +135,9 @@ enum BuiltinDateParser {
         case UInt8(ascii: "-"): sign = -1
         default: return nil
         }
-        @inline(__always) func key(_ shift: UInt64) -> UInt32 {
-            let bytes = UInt32(truncatingIfNeeded: names >> shift)
-            return (bytes & 0xFF) << 16 | (bytes & 0xFF00) | (bytes >> 16 & 0xFF)
-        }
-        guard DateNames.weekday(packed: key(0)) != nil, let month = DateNames.month(packed: key(32)) else {
-            return nil
-        }
+        guard DateNames.weekday(packed: UInt32(truncatingIfNeeded: names) & 0xFF_FFFF) != nil,
+              let month = DateNames.month(packed: UInt32(truncatingIfNeeded: names >> 32) & 0xFF_FFFF)
+        else { return nil }
         // Byte `i` of `pairs(word)` is ten times digit `i` plus digit `i + 1` (digits are at most 9, so no byte
         // carries into the next).
         @inline(__always) func pairs(_ word: UInt64) -> UInt64 {

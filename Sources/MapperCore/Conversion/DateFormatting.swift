@@ -27,11 +27,10 @@ enum DateFormatting {
     /// As above, from UTC fields (`DateFields.inUTC()`; the offset is not read).
     static func writeISO8601(_ date: DateFields, into out: inout some ByteSink) {
         let fractionDigits = date.microsecond % 1000 != 0 ? 6 : date.microsecond != 0 ? 3 : 0
-        let length = 20 + (fractionDigits == 0 ? 0 : fractionDigits + 1)
-        // Every field has a fixed width (the year is 0001–9999), so the text is filled in place with one append.
-        // Its first nineteen bytes are three stores: templates of the punctuation with `0` in each digit's place,
-        // the digits or-ed in (`0` is 0x30, so adding a digit sets only low bits).
-        out.append(count: length) { buffer in
+        // Every field has a fixed width (the year is 0001–9999), so the first twenty bytes are filled in place with
+        // one append, in three stores: templates of the punctuation with zero bytes where the digits go, each pair
+        // of digits or-ed in as text. They end in `Z`, or in `.` before a fraction.
+        out.append(count: 20) { buffer in
             let text = UnsafeMutableRawPointer(buffer.baseAddress!)
             let year = UInt32(truncatingIfNeeded: date.year) % 10_000
             let head: UInt64 = 0x2D00_002D_0000_0000  // "____-__-"
@@ -43,9 +42,11 @@ enum DateFormatting {
             text.storeBytes(of: head.littleEndian, as: UInt64.self)
             text.storeBytes(of: middle.littleEndian, toByteOffset: 8, as: UInt64.self)
             text.storeBytes(of: tail.littleEndian, toByteOffset: 16, as: UInt32.self)
-            if fractionDigits > 0 {
-                writeFraction(date.microsecond, digits: fractionDigits, into: buffer)
-            }
+        }
+        if fractionDigits > 0 {
+            writeDigits(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits,
+                        into: &out)
+            out.append(UInt8(ascii: "Z"))
         }
     }
 
@@ -60,16 +61,6 @@ enum DateFormatting {
     /// "00" to "99", back to back: a literal, so reading it touches no lazily initialised global.
     private static var digitPairs: StaticString {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
-
-    /// The fraction's 3 or 6 digits from byte 20 of `buffer`, then `Z`.
-    private static func writeFraction(_ microsecond: Int, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        var rest = digits == 6 ? microsecond : microsecond / 1000
-        for index in stride(from: 20 + digits - 1, through: 20, by: -1) {
-            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        }
-        buffer[20 + digits] = UInt8(ascii: "Z")
     }
 
     /// Seconds as a plain decimal: integral when no fraction, else fraction digits up to microseconds, no trailing

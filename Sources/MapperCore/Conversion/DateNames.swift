@@ -13,7 +13,8 @@ enum DateNames {
         return month(packed: key)
     }
 
-    /// The month (1–12) whose abbreviation's three bytes are `key`, the first byte highest, or nil.
+    /// The month (1–12) whose abbreviation's three bytes are `key`'s low three, the first lowest (as a little-endian
+    /// load reads them), or nil.
     static func month(packed key: UInt32) -> Int? {
         switch key {
         case pack("Jan"): return 1
@@ -38,8 +39,8 @@ enum DateNames {
         return weekday(packed: key)
     }
 
-    /// The weekday (0 = Sunday … 6 = Saturday) whose abbreviation's three bytes are `key`, the first byte highest,
-    /// or nil.
+    /// The weekday (0 = Sunday … 6 = Saturday) whose abbreviation's three bytes are `key`'s low three, the first
+    /// lowest, or nil.
     static func weekday(packed key: UInt32) -> Int? {
         switch key {
         case pack("Sun"): return 0
@@ -108,12 +109,12 @@ enum DateNames {
 
     private static func pack(_ name: StaticString) -> UInt32 {
         let bytes = name.utf8Start
-        return UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
+        return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
     }
 
     private static func packedThree(_ text: UnsafeRawBufferPointer, at index: Int) -> UInt32? {
         guard index >= 0, text.count - index >= 3 else { return nil }
-        return UInt32(text[index]) << 16 | UInt32(text[index + 1]) << 8 | UInt32(text[index + 2])
+        return UInt32(text[index]) | UInt32(text[index + 1]) << 8 | UInt32(text[index + 2]) << 16
     }
 
     /// The index after `name` when the text at `index` continues with all of `name` (its first three bytes are

@@ -86,18 +86,17 @@ final class KeyIndex: Sendable {
     /// learns what it finds.
     @inline(never)
     private func id(of key: UnsafeRawBufferPointer, outOfOrderAfter previous: Int) -> Int? {
-        precondition(UInt(bitPattern: previous &+ 1) <= UInt(count), "KeyIndex: no such key to follow")
-        let hint = Int(learned[previous &+ 1].load(ordering: .relaxed))
-        if hint >= 0, holds(key, at: hint) { return hint }
+        if let hint = learnedSuccessor(of: previous), holds(key, at: hint) { return hint }
         guard let id = id(of: key) else { return nil }
         learned[previous &+ 1].store(Int32(id), ordering: .relaxed)
         return id
     }
 
     /// The id learned to follow key `previous` (-1: an object's start), or nil.
+    @inline(__always)
     func learnedSuccessor(of previous: Int) -> Int? {
         precondition(UInt(bitPattern: previous &+ 1) <= UInt(count), "KeyIndex: no such key to follow")
-        let hint = Int(learned[previous + 1].load(ordering: .relaxed))
+        let hint = Int(learned[previous &+ 1].load(ordering: .relaxed))
         return hint >= 0 ? hint : nil
     }
 
