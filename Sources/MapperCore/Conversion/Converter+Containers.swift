@@ -3,8 +3,10 @@
 extension Converter {
     /// `array` and `set`: without an element type the array as is (each element written as is, for a set); with
     /// one, each element converted and dropped (`element_dropped`, the cause in the message) when it gives no value
-    /// or only the implicit default. A set then removes elements whose output bytes equal an earlier element's.
-    mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool) -> TypeCoercion.Result {
+    /// or only the implicit default. A set then removes elements whose identity bytes (`IdentityForm`: the output
+    /// bytes for most scalars) equal an earlier element's.
+    mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool,
+                               byIdentity: Bool = false) -> TypeCoercion.Result {
         guard element != nil || deduplicate else {
             writeAny(ref)
             return .value
@@ -40,7 +42,8 @@ extension Converter {
             if result.outcome != .value {
                 out.truncate(to: elementStart)
                 warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
-            } else if deduplicate, isDuplicate(valueStart..<out.count, of: &kept!) {
+            } else if deduplicate, isDuplicate(valueStart..<out.count, as: byIdentity ? element?.kind : nil,
+                                               byIdentity: byIdentity, of: &kept!) {
                 out.truncate(to: elementStart)
                 if let issue { warn(issue) }
             } else {
@@ -55,23 +58,54 @@ extension Converter {
         return .value
     }
 
-    /// A set's kept elements: where each was written, and their indexes by a hash of their bytes.
+    /// `set`: `convertArray` removing repeated elements, by identity bytes where those can differ from the output
+    /// bytes (then recording which model each element built, for its identity).
+    mutating func convertSet(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
+        let byIdentity = Self.identityDiffersFromOutput(element?.kind)
+        let recorded = recordsBuilt
+        if byIdentity { recordsBuilt = true }
+        defer { recordsBuilt = recorded }
+        return convertArray(ref, element: element, deduplicate: true, byIdentity: byIdentity)
+    }
+
+    /// A set's kept elements: where each was written, their identity bytes when those are not the output bytes,
+    /// and their indexes by a hash of those bytes.
     struct KeptElements {
         var ranges: [Range<Int>] = []
+        var identities: [[UInt8]] = []
         var byHash: [Int: [Int]] = [:]
     }
 
-    /// Whether `span` of `out` repeats a kept element; remembers its hash otherwise (the caller keeps its range).
-    private func isDuplicate(_ span: Range<Int>, of kept: inout KeptElements) -> Bool {
-        let bytes = out.bytes(span)
-        var hasher = Hasher()
-        hasher.combine(bytes.count)
-        hasher.combine(bytes: bytes)
-        let hash = hasher.finalize()
-        if let candidates = kept.byHash[hash],
-           candidates.contains(where: { out.bytes(kept.ranges[$0]).elementsEqual(bytes) }) { return true }
-        kept.byHash[hash, default: []].append(kept.ranges.count)
-        return false
+    /// Whether the identity bytes of an element of `kind` can differ from its output bytes: numbers kept as
+    /// written, `any`, dictionaries and models (sorted members, `$model`), and containers of those.
+    static func identityDiffersFromOutput(_ kind: CompiledValue.Kind?) -> Bool {
+        switch kind {
+        case nil, .number?, .any?, .dictionary?, .model?: true
+        case .array(let element)?, .set(let element)?: identityDiffersFromOutput(element?.kind)
+        default: false
+        }
+    }
+
+    /// Whether `span` of `out` repeats a kept element, comparing identity bytes (`byIdentity`, read as `kind`) or
+    /// output bytes; remembers it otherwise (the caller keeps its range).
+    private func isDuplicate(_ span: Range<Int>, as kind: CompiledValue.Kind?, byIdentity: Bool,
+                             of kept: inout KeptElements) -> Bool {
+        let identity = byIdentity
+            ? IdentityForm.of(Array(out.bytes(span)), as: kind, builtAt: builtAt, base: span.lowerBound, in: snapshot)
+            : []
+        return identity.withUnsafeBytes { identityBytes in
+            let bytes = byIdentity ? identityBytes : out.bytes(span)
+            var hasher = Hasher()
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: bytes)
+            let hash = hasher.finalize()
+            if let candidates = kept.byHash[hash], candidates.contains(where: {
+                byIdentity ? kept.identities[$0].elementsEqual(bytes) : out.bytes(kept.ranges[$0]).elementsEqual(bytes)
+            }) { return true }
+            kept.byHash[hash, default: []].append(kept.ranges.count)
+            if byIdentity { kept.identities.append(identity) }
+            return false
+        }
     }
 
     /// `dictionary`: keys kept (duplicates resolved), each value converted as an element when typed.

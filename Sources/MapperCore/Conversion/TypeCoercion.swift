@@ -6,7 +6,7 @@
 /// |-------------|--------------------------------|----------------|------------------------------------------|---------------------|--------------|
 /// | bool        | ≠0 true (coerced unless 0/1)   | as is          | YYModel table; number string (coerced)   | false (null_to_default) | false (wrong_type) |
 /// | integers    | exact; fraction truncated; range | 1/0 (coerced) | table; number string (coerced)          | 0 (null_to_default) | 0 (wrong_type) |
-/// | float/double| nearest; ±inf → out_of_range   | 1/0 (coerced)  | table; number string (coerced)           | 0 (null_to_default) | 0 (wrong_type) |
+/// | float/double| nearest; ±inf → out_of_range; written ≠ input → precision_lost | 1/0 (coerced) | table; number string (coerced) | 0 (null_to_default) | 0 (wrong_type) |
 /// | number      | text kept                      | kept           | table; number string → its text (coerced)| no value            | dropped (wrong_type) |
 /// | decimal     | exact ≤ 38 digits              | 1/0 (coerced)  | number string (coerced); no table        | no value            | dropped (wrong_type) |
 /// | string      | its text (coerced)             | "true"/"false" (coerced) | as is                          | no value            | dropped (wrong_type) |
@@ -162,17 +162,34 @@ enum TypeCoercion {
                 return .value
             }
         case .float:
-            let value = FloatFormatting.readFloat(text)
+            let (value, surelyExact) = FloatFormatting.readFloatNotingExactness(text)
             guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
             FloatFormatting.write(value, into: &out)
+            if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
         case .double:
-            let value = FloatFormatting.readDouble(text)
+            let (value, surelyExact) = FloatFormatting.readDoubleNotingExactness(text)
             guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
             FloatFormatting.write(value, into: &out)
+            if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
         default:
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
         return isCoerced ? coerced(from: start) : .value
+    }
+
+    /// A `float` or `double` written from `start` on whose text may not denote the input's exact value: the value is
+    /// kept, with `precision_lost` when the two differ numerically (`16777217` as float writes `16777216`, `1e-400`
+    /// writes `0`). Out of line: only numbers that the fast reading path did not settle get here.
+    @inline(never)
+    private static func checkingPrecision(_ text: UnsafeRawBufferPointer, written start: Int, _ target: CompiledValue,
+                                          _ found: Found, coerced isCoerced: Bool, in out: some ByteSink) -> Result {
+        var result = isCoerced ? coerced(from: start) : .value
+        let written = out.written(from: start)
+        if written.withUnsafeBytes({ NumberText.compare($0, text) }) != 0 {
+            result.issue = Issue(code: .precisionLost, message:
+                "\(found.text) cannot be held exactly by \(target.typeName): written as \(String(decoding: written, as: UTF8.self))")
+        }
+        return result
     }
 
     /// The value of `text` when it is an integer exactly as the canonical writer spells it (`isCanonicalInteger`)
