@@ -5,8 +5,7 @@ extension Converter {
     /// one, each element converted and dropped (`element_dropped`, the cause in the message) when it gives no value
     /// or only the implicit default. A set then removes elements whose identity bytes (`IdentityForm`: the output
     /// bytes for most scalars) equal an earlier element's.
-    mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool,
-                               byIdentity: Bool = false) -> TypeCoercion.Result {
+    mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool) -> TypeCoercion.Result {
         guard element != nil || deduplicate else {
             writeAny(ref)
             return .value
@@ -42,8 +41,7 @@ extension Converter {
             if result.outcome != .value {
                 out.truncate(to: elementStart)
                 warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
-            } else if deduplicate, isDuplicate(valueStart..<out.count, as: byIdentity ? element?.kind : nil,
-                                               byIdentity: byIdentity, of: &kept!) {
+            } else if deduplicate, isDuplicate(valueStart..<out.count, as: element?.kind, of: &kept!) {
                 out.truncate(to: elementStart)
                 if let issue { warn(issue) }
             } else {
@@ -58,22 +56,22 @@ extension Converter {
         return .value
     }
 
-    /// `set`: `convertArray` removing repeated elements, by identity bytes where those can differ from the output
-    /// bytes (then recording which model each element built, for its identity).
+    /// `set`: `convertArray` removing repeated elements; where they compare by identity bytes, recording which
+    /// model each element built, for its identity. Out of line, so that `convert` inlines `convertArray` for
+    /// arrays as it did before sets had this step (inlined, it cost the timeline about 700 instructions).
+    @inline(never)
     mutating func convertSet(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
-        let byIdentity = Self.identityDiffersFromOutput(element?.kind)
         let recorded = recordsBuilt
-        if byIdentity { recordsBuilt = true }
+        if Self.identityDiffersFromOutput(element?.kind) { recordsBuilt = true }
         defer { recordsBuilt = recorded }
-        return convertArray(ref, element: element, deduplicate: true, byIdentity: byIdentity)
+        return convertArray(ref, element: element, deduplicate: true)
     }
 
-    /// A set's kept elements: where each was written, their identity bytes when those are not the output bytes,
-    /// and their indexes by a hash of those bytes.
+    /// A set's kept elements: where each was written, and their indexes by a hash of their bytes, each with its
+    /// identity bytes when those are compared instead of the output bytes (else empty).
     struct KeptElements {
         var ranges: [Range<Int>] = []
-        var identities: [[UInt8]] = []
-        var byHash: [Int: [Int]] = [:]
+        var byHash: [Int: [(index: Int, identity: [UInt8])]] = [:]
     }
 
     /// Whether the identity bytes of an element of `kind` can differ from its output bytes: numbers kept as
@@ -86,10 +84,10 @@ extension Converter {
         }
     }
 
-    /// Whether `span` of `out` repeats a kept element, comparing identity bytes (`byIdentity`, read as `kind`) or
-    /// output bytes; remembers it otherwise (the caller keeps its range).
-    private func isDuplicate(_ span: Range<Int>, as kind: CompiledValue.Kind?, byIdentity: Bool,
-                             of kept: inout KeptElements) -> Bool {
+    /// Whether `span` of `out`, an element of `kind`, repeats a kept element, comparing identity bytes where those
+    /// can differ from the output bytes; remembers it otherwise (the caller keeps its range).
+    private func isDuplicate(_ span: Range<Int>, as kind: CompiledValue.Kind?, of kept: inout KeptElements) -> Bool {
+        let byIdentity = Self.identityDiffersFromOutput(kind)
         let identity = byIdentity
             ? IdentityForm.of(Array(out.bytes(span)), as: kind, builtAt: builtAt, base: span.lowerBound, in: snapshot)
             : []
@@ -100,10 +98,9 @@ extension Converter {
             hasher.combine(bytes: bytes)
             let hash = hasher.finalize()
             if let candidates = kept.byHash[hash], candidates.contains(where: {
-                byIdentity ? kept.identities[$0].elementsEqual(bytes) : out.bytes(kept.ranges[$0]).elementsEqual(bytes)
+                byIdentity ? $0.identity.elementsEqual(bytes) : out.bytes(kept.ranges[$0.index]).elementsEqual(bytes)
             }) { return true }
-            kept.byHash[hash, default: []].append(kept.ranges.count)
-            if byIdentity { kept.identities.append(identity) }
+            kept.byHash[hash, default: []].append((kept.ranges.count, identity))
             return false
         }
     }

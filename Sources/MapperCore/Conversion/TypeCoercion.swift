@@ -161,19 +161,33 @@ enum TypeCoercion {
                 }
                 return .value
             }
-        case .float:
-            let (value, surelyExact) = FloatFormatting.readFloatNotingExactness(text)
-            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
-            FloatFormatting.write(value, into: &out)
-            if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
-        case .double:
-            let (value, surelyExact) = FloatFormatting.readDoubleNotingExactness(text)
-            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
-            FloatFormatting.write(value, into: &out)
-            if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
+        case .float, .double:
+            return floatingPoint(text, as: target, coerced: isCoerced, found: found, into: &out)
         default:
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
+    }
+
+    /// A grammar-valid number text into `float` or `double`: the nearest value, `out_of_range` at ±infinity, and
+    /// `precision_lost` when the written value differs from the text's. Out of line, so that the integer and
+    /// bool paths of `number` stay as small as they were before this check.
+    @inline(never)
+    private static func floatingPoint(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
+                                      found: Found, into out: inout some ByteSink) -> Result {
+        let start = out.count
+        let surelyExact: Bool
+        if case .float = target.kind {
+            let (value, exact) = FloatFormatting.readFloatNotingExactness(text)
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
+            FloatFormatting.write(value, into: &out)
+            surelyExact = exact
+        } else {
+            let (value, exact) = FloatFormatting.readDoubleNotingExactness(text)
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
+            FloatFormatting.write(value, into: &out)
+            surelyExact = exact
+        }
+        if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
         return isCoerced ? coerced(from: start) : .value
     }
 
