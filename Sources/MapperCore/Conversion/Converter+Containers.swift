@@ -63,7 +63,11 @@ extension Converter {
     mutating func convertSet(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
         let recorded = recordsBuilt
         if Self.identityDiffersFromOutput(element?.kind) { recordsBuilt = true }
-        defer { recordsBuilt = recorded }
+        defer {
+            recordsBuilt = recorded
+            // Recorded only for this set: dropped once it is done, so a long batch or stream does not pile them up.
+            if !recorded { builtAt.removeAll(keepingCapacity: true) }
+        }
         return convertArray(ref, element: element, deduplicate: true)
     }
 

@@ -20,6 +20,7 @@ struct ModelHashTests {
             #"{"name":"Pet","properties":{"name":"string"},"classForDictionary":[{"when":{"key":"kind","equals":"cat"},"use":"Cat"}]}"#,
             #"{"name":"Cat","extends":"Pet","properties":{"whiskers":"string"}}"#,
             #"{"name":"Owner","properties":{"pet":"Pet"}}"#,
+            #"{"name":"Shelter","properties":{"pets":{"type":"set","of":"Pet"},"ns":{"type":"set","of":"number"},"anys":"set"}}"#,
         ]
         let registry = SchemaRegistry()
         try! registry.load(documents.enumerated().map { SchemaFile(name: "m\($0).json", bytes: Array($1.utf8)) })
@@ -185,6 +186,17 @@ struct ModelHashTests {
         let form = #"{"$model":"Owner","pet":{"$model":"Cat","name":"Tom"}}"#
         #expect(cat.modelHash == SHA256.hexDigest(Array(form.utf8)))
         #expect(pet.modelHash != cat.modelHash)
+    }
+
+    @Test
+    func aSetKeepsOneElementPerIdentityModelsBuiltAsDifferentModelsIncluded() throws {
+        let input = #"{"pets":[{"name":"Tom"},{"name":"Tom","kind":"cat"},{"name":"Tom"},{"kind":"cat","name":"Tom"}],"#
+            + #""ns":[1,1.0,1e0,2],"anys":[{"a":1,"b":2},{"b":2,"a":1.0},[1]]}"#
+        for output in [ConversionOptions.Form.model, .wire] {
+            let converted = try Self.converted("Shelter", input, Self.options(output: output))
+            #expect(String(decoding: converted.body, as: UTF8.self)
+                == #"{"pets":[{"name":"Tom"},{"name":"Tom"}],"ns":[1,2],"anys":[{"a":1,"b":2},[1]]}"#)
+        }
     }
 
     @Test
