@@ -29,7 +29,7 @@ enum ServeCommand {
             server = try ServerBuilder.build(configuration)
         } catch {
             StandardIO.error(error.description)
-            exit(1)
+            exit(error.exitStatus)
         }
         let port: Int
         do throws(SocketError) {

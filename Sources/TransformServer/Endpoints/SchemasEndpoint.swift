@@ -31,27 +31,51 @@ enum SchemasEndpoint {
         return difference == 0
     }
 
-    /// `If-Match` on PUT and DELETE (412), `If-None-Match` on GET (304), RFC 9110 §13.1.
+    /// RFC 9110 §13.1: `If-Match` on PUT and DELETE (412 unless it names the current version, `*`: any), then
+    /// `If-None-Match` — on PUT and DELETE 412 when it names the current version or is `*` and the model exists
+    /// (`*` on PUT: create only if absent), on GET and HEAD 304.
     static func checkPreconditions(_ request: RequestHandler.Request) -> HTTPResponse? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
         let current = request.snapshot.entries[name]
-        if ["PUT", "DELETE"].contains(request.head.method), let ifMatch = request.header("if-match") {
+        let isWrite = ["PUT", "DELETE"].contains(request.head.method)
+        if isWrite, let ifMatch = request.header("if-match") {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
             if !matches { return ErrorResponse.preconditionFailed("If-Match does not match the current version of \(name).") }
         }
-        if ["GET", "HEAD"].contains(request.head.method), let ifNoneMatch = request.header("if-none-match"),
-           let entry = current {
-            let tags = entityTags(ifNoneMatch).map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
-            if tags.contains("*") || tags.contains(entry.etag) {
-                return HTTPResponse(status: 304, headers: [("ETag", entry.etag)])
-            }
+        guard let ifNoneMatch = request.header("if-none-match"), let entry = current,
+              noneMatchFails(ifNoneMatch, etag: entry.etag) else { return nil }
+        if isWrite {
+            return ErrorResponse.preconditionFailed(entityTags(ifNoneMatch).contains("*")
+                ? "\(name) already exists (If-None-Match: * asks to write only a model that does not)."
+                : "If-None-Match names the current version of \(name).")
         }
-        return nil
+        return notModified(etag: entry.etag)
     }
 
     static func entityTags(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
+    }
+
+    /// RFC 9110 §13.1.2: `If-None-Match` is false when it is `*` or lists the current entity tag, compared weakly
+    /// (`W/"x"` matches `"x"`).
+    static func noneMatchFails(_ header: String, etag: String) -> Bool {
+        entityTags(header).contains { $0 == "*" || $0 == etag || ($0.hasPrefix("W/") && $0.dropFirst(2) == etag) }
+    }
+
+    /// A 304 for a registry read: its validator, and the caching policy of the 200 it stands for (RFC 9110 §15.4.5).
+    static func notModified(etag: String) -> HTTPResponse {
+        var response = HTTPResponse(status: 304, headers: [("ETag", etag)])
+        response.cacheControl = .noCache
+        return response
+    }
+
+    /// A registry read: cacheable, revalidated with its `ETag` before each use.
+    static func read(_ body: [UInt8], etag: String?) -> HTTPResponse {
+        var response = HTTPResponse.json(200, body)
+        if let etag { response.headers.append(("ETag", etag)) }
+        response.cacheControl = .noCache
+        return response
     }
 
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
@@ -68,25 +92,21 @@ enum SchemasEndpoint {
                     + Array(",\"source\":\"\(entry.source.rawValue)\"}".utf8)
             }
             body += Array("]}".utf8)
-            return .json(200, body)
+            return read(body, etag: nil)
         case (.jsonSchema, _):
             guard let document = snapshot.jsonSchema(for: request.route.model!) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
             let etag = ModelEntry.etag(for: document)
-            if let ifNoneMatch = request.header("if-none-match"), entityTags(ifNoneMatch).contains(where: { $0 == "*" || $0 == etag }) {
-                return HTTPResponse(status: 304, headers: [("ETag", etag)])
+            if let ifNoneMatch = request.header("if-none-match"), noneMatchFails(ifNoneMatch, etag: etag) {
+                return notModified(etag: etag)
             }
-            var response = HTTPResponse.json(200, document)
-            response.headers.append(("ETag", etag))
-            return response
+            return read(document, etag: etag)
         case (.schema, "PUT"): return write(request, context: context)
         case (.schema, "DELETE"): return delete(request, context: context)
         default:
             let entry = snapshot.entries[request.route.model!]!
-            var response = HTTPResponse.json(200, entry.document)
-            response.headers.append(("ETag", entry.etag))
-            return response
+            return read(entry.document, etag: entry.etag)
         }
     }
 
@@ -145,9 +165,10 @@ enum SchemasEndpoint {
                 persist(context)
                 return HTTPResponse(status: 204)
             } catch {
-                let users = error.problems.map { "\($0.file) \($0.path)" }.joined(separator: ", ")
+                let users = context.registry.current.modelsUsing(name)
+                let named = users.isEmpty ? "other models" : users.joined(separator: ", ")
                 return ErrorResponse.conflict(
-                    "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.")
+                    "\(name) is still used by \(named); delete it together with them in one bundle.")
             }
         }
     }
