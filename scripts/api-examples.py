@@ -90,7 +90,10 @@ def regenerate(text, main, embedded, scratch, work):
         for command in commands:
             answer = run(command, embedded if is_embedded else main, scratch, work)
             rendered.append("$ " + command + ("\n" + answer if answer else "") + "\n")
-        out += "\n".join(rendered).rstrip("\n").split("\n")
+        fresh = "\n".join(rendered).rstrip("\n")
+        shown = "\n".join(lines[start:end])
+        # An answer that differs only in its random request ids keeps the ones shown (no churn in the page).
+        out += (shown if without_request_ids(shown) == without_request_ids(fresh) else fresh).split("\n")
         previous = end
     out += lines[previous:]
     return "\n".join(out)

@@ -70,11 +70,14 @@ enum SchemasEndpoint {
         return response
     }
 
-    /// A registry read: cacheable, revalidated with its `ETag` before each use.
+    /// A registry read: with an `ETag`, cacheable and revalidated with it before each use; without one (the
+    /// listing), nothing to revalidate with, so never stored.
     static func read(_ body: [UInt8], etag: String?) -> HTTPResponse {
         var response = HTTPResponse.json(200, body)
-        if let etag { response.headers.append(("ETag", etag)) }
-        response.cacheControl = .noCache
+        if let etag {
+            response.headers.append(("ETag", etag))
+            response.cacheControl = .noCache
+        }
         return response
     }
 
@@ -165,10 +168,13 @@ enum SchemasEndpoint {
                 persist(context)
                 return HTTPResponse(status: 204)
             } catch {
+                // The models by name; where they come from schema files, also the place (a request has none).
                 let users = context.registry.current.modelsUsing(name)
                 let named = users.isEmpty ? "other models" : users.joined(separator: ", ")
+                let places = error.problems.filter { $0.file != "(request)" }.map { "\($0.file) \($0.path)" }
+                let location = places.isEmpty ? "" : " (\(places.joined(separator: ", ")))"
                 return ErrorResponse.conflict(
-                    "\(name) is still used by \(named); delete it together with them in one bundle.")
+                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle.")
             }
         }
     }
