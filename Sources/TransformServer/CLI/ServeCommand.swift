@@ -38,8 +38,6 @@ enum ServeCommand {
             StandardIO.error("TransformServer: \(error.description)")
             exit(1)
         }
-        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
-        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         // A parent may hand down a blocked signal mask (test runners, some supervisors): unblock ours explicitly.
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -62,6 +60,10 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
+        // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
+        // once gets a drain, not the default action that killed the process.
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
+        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
     }
 

@@ -59,6 +59,10 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
+    /// How long a connection that closes after its last response keeps reading and discarding input (its sending
+    /// side already shut), so that input it never read cannot make the kernel reset the connection and destroy the
+    /// response; 0 closes at once.
+    var lingeringCloseMs = 2_000
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.

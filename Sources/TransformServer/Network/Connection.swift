@@ -39,7 +39,8 @@ final class Connection {
     private var streamHeadSent = false
     /// Reading paused because too much output is waiting to be written.
     private var pausedForOutput = false
-    /// After a stream ended early: the write side is shut and input is discarded until this time.
+    /// Closing after a last response: the write side is shut and input is discarded until this time (a lingering
+    /// close, docs/operations.md).
     private var lingerUntil: UInt64?
     /// How many answers are on the stack right now (a pipelined request answered from inside the previous
     /// answer's completion); past `maxNestedAnswers` the next one starts on a fresh turn of the loop.
@@ -216,9 +217,9 @@ final class Connection {
         enqueue(output.bytes)
         if output.endedEarly {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
-            // not read: shut the write side and discard input for up to 2 s (a lingering close).
+            // not read: the connection closes lingering (it shuts its write side and discards input for a while).
             machine.abandonBody()
-            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, then: .linger)
+            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, closing: true)
         } else if streamJobs == 0 {
             resumeReading()
         }
@@ -242,18 +243,26 @@ final class Connection {
         guard !closed else { return }
         enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
-        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, then: .next(closing: closing))
+        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, closing: closing)
         flush()
     }
 
-    private func linger() {
-        shutdown(fd, Int32(SHUT_WR))
-        lingerUntil = Clock.now() + 2_000_000_000
+    /// Closes after a last response the way nginx does: shut the sending side (the client reads every byte
+    /// written, then the end), then read and discard whatever the client still sends — pipelined requests, the
+    /// rest of a body never read — until it closes too or `lingeringCloseMs` pass, and only then `close`. Closing
+    /// with unread input at once makes the kernel send a reset, and a reset makes the client's kernel throw away
+    /// response bytes it has received but not yet handed to the client.
+    private func closeLingering() {
+        guard server.lingeringClose > 0, shutdown(fd, Int32(SHUT_WR)) == 0 else { return close() }
+        lingerUntil = Clock.deadline(Clock.now(), after: server.lingeringClose)
+        pausedForOutput = false
         resumeReading()
+        discardLingering()
     }
 
+    /// Reads and drops input while lingering, in bounded rounds like `readable` (the watch reports any more).
     private func discardLingering() {
-        while true {
+        for _ in 0..<16 {
             let result: Int?
             do throws(SocketError) {
                 result = try Syscall.read(fd, into: loop.readBuffer)
@@ -269,7 +278,7 @@ final class Connection {
         let rendered = server.render(response, head: head, requestId: requestId, close: close)
         enqueue(rendered.head, rendered.body)
         completeAfterFlush(head: head, route: route, status: rendered.status,
-                           bytes: rendered.head.count + rendered.body.count, then: .next(closing: rendered.closing))
+                           bytes: rendered.head.count + rendered.body.count, closing: rendered.closing)
         flush()
     }
 
@@ -281,21 +290,14 @@ final class Connection {
         let bytes: Int
         let requestId: String
         let started: UInt64
-        let then: FollowUp
-    }
-
-    /// What comes after an answer is written.
-    private enum FollowUp {
-        /// Close, or serve the next request.
-        case next(closing: Bool)
-        /// Shut the write side and discard input for a while (a stream that ended early).
-        case linger
+        /// Close after it (lingering), or serve the next request.
+        let closing: Bool
     }
 
     /// Arranges for `completed` to run once the pending output is written.
-    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, then: FollowUp) {
+    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, closing: Bool) {
         afterFlush = Completion(head: head, route: route, status: status, bytes: bytes, requestId: requestId,
-                                started: requestStart, then: then)
+                                started: requestStart, closing: closing)
     }
 
     /// Once the answer is written: logs and counts the request, forgets its id and route (a next answer given
@@ -305,16 +307,13 @@ final class Connection {
                                 requestId: answer.requestId, started: answer.started)
         requestId = ""
         routed = nil
-        switch answer.then {
-        case .next(let closing): next(closing: closing)
-        case .linger: linger()
-        }
+        next(closing: answer.closing)
     }
 
-    /// After an answer: close, or start timing and serving the next request.
+    /// After an answer: close (lingering), or start timing and serving the next request.
     private func next(closing: Bool) {
         if closing {
-            close()
+            closeLingering()
         } else {
             requestStart = Clock.now()
             responded()
@@ -410,8 +409,15 @@ final class Connection {
         perform(machine.tick(now: now))
     }
 
+    /// Stops taking requests. An idle connection first reads what its socket already holds: a request that has
+    /// arrived there gets its `503` instead of being destroyed by the reset a close with unread input sends.
     func drain(now: UInt64) {
         guard !closed else { return }
+        if case .idle = machine.state, reading, lingerUntil == nil {
+            machine.stopTakingRequests()
+            readable()
+            guard !closed else { return }
+        }
         perform(machine.drain(now: now))
     }
 

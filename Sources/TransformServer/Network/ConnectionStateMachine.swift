@@ -154,12 +154,17 @@ struct ConnectionStateMachine {
 
     /// Stop taking new requests: idle connections close; a request whose head has arrived is still answered.
     mutating func drain(now: UInt64) -> [Action] {
-        draining = true
+        stopTakingRequests()
         if case .idle = state, buffer.isEmpty {
             state = .closed
             return [.close]
         }
         return []
+    }
+
+    /// Marks the drain without closing: the next request head is answered `503` (see `drain`).
+    mutating func stopTakingRequests() {
+        draining = true
     }
 
     /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs

@@ -24,6 +24,8 @@ final class Server: @unchecked Sendable {
     let inlineBodyLimit = 64 << 10
     let connectionLimits: ConnectionStateMachine.Limits
     let writeTimeout: UInt64
+    /// How long a closing connection discards input after its last response (`lingeringCloseMs`); 0: none.
+    let lingeringClose: UInt64
     private let accessLog: AccessLog?
     private let active = Atomic<Int>(0)
     private let nextLoop = Atomic<Int>(0)
@@ -46,6 +48,7 @@ final class Server: @unchecked Sendable {
         limits.maxRequestsPerConnection = c.maxRequestsPerConnection
         connectionLimits = limits
         writeTimeout = UInt64(c.writeTimeoutMs) * 1_000_000
+        lingeringClose = UInt64(c.lingeringCloseMs) * 1_000_000
         accessLog = c.accessLog ? AccessLog() : nil
     }
 
