@@ -60,7 +60,7 @@ final class Connection {
         loop.add(self)
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
-        if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
+        if server.context.isDraining { drain(now: Clock.now()) }
     }
 
     /// Called by the loop: input (or a hang-up) to read, room to write.
@@ -370,6 +370,7 @@ final class Connection {
             afterFlush = nil
             completed(answer)
         }
+        closeIfDrainedAndIdle()
     }
 
     private func waitForWritable() {
@@ -409,16 +410,22 @@ final class Connection {
         perform(machine.tick(now: now))
     }
 
-    /// Stops taking requests. An idle connection first reads what its socket already holds: a request that has
-    /// arrived there gets its `503` instead of being destroyed by the reset a close with unread input sends.
+    /// Stops taking requests: a request being read or handled is still answered (then the connection closes); an
+    /// idle one closes, see `closeIfDrainedAndIdle`.
     func drain(now: UInt64) {
         guard !closed else { return }
-        if case .idle = machine.state, reading, lingerUntil == nil {
-            machine.stopTakingRequests()
-            readable()
-            guard !closed else { return }
-        }
-        perform(machine.drain(now: now))
+        machine.stopTakingRequests()
+        closeIfDrainedAndIdle()
+    }
+
+    /// While draining, an idle connection closes once everything it wrote is out. First it reads what its socket
+    /// already holds: a request that has arrived there gets its `503`, where closing on unread input would send a
+    /// reset that destroys it (and the answers before it that the client has not read yet).
+    private func closeIfDrainedAndIdle() {
+        guard machine.draining, case .idle = machine.state, lingerUntil == nil, !closed else { return }
+        if reading { readable() }
+        guard !closed, outbound.isEmpty, case .idle = machine.state else { return }
+        perform(machine.drain(now: Clock.now()))
     }
 
     /// Leaves the loop and closes the descriptor (closing also takes it out of the loop's epoll set).
