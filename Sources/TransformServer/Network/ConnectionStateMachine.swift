@@ -16,14 +16,16 @@ struct ConnectionStateMachine {
         var bodyTimeout: UInt64 = 10_000_000_000
         var keepAliveTimeout: UInt64 = 75_000_000_000
         var maxRequestsPerConnection = 10_000
+        /// The body limit (`maxBodyBytes`): a refused request's body past it is not read to its end.
+        var maxBodyBytes = 8 << 20
     }
 
     /// What the server decides from a head alone (API.md: checks before the body).
     enum Decision: Equatable {
         /// Read the body (at most `limit` bytes) and hand the request over.
         case read(limit: Int)
-        /// Answer with this error after reading and discarding the body; the connection stays open
-        /// (or, after `Expect: 100-continue`, answer at once and close).
+        /// Answer with this error after reading and discarding the body; the connection stays open (or, after
+        /// `Expect: 100-continue` or for a body over `maxBodyBytes`, answer at once and close).
         case reject(HTTPResponse)
         /// Answer at once without reading the body, then close.
         case rejectNow(HTTPResponse)
@@ -108,11 +110,13 @@ struct ConnectionStateMachine {
             state = .closed
             return [.respond(response, head: head, close: true)]
         case .reject(let response):
-            if head.expectContinue && hasBody {
+            // A body that is refused anyway is not waited for when the client waits for `100 Continue`, nor read
+            // when it is announced over the body limit (a 9 MiB body to a 415): answered at once, then closed.
+            if head.expectContinue && hasBody || head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
                 state = .closed
                 return [.respond(response, head: head, close: true)]
             }
-            startBody(head, limit: Int.max, discard: response, now: now)
+            startBody(head, limit: limits.maxBodyBytes, discard: response, now: now)
             return process(now: now)
         case .stream:
             body.removeAll(keepingCapacity: true)
@@ -214,6 +218,7 @@ struct ConnectionStateMachine {
 
     private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
+        discardedLength = 0
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
     }
@@ -257,13 +262,18 @@ struct ConnectionStateMachine {
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // API.md: 413 without waiting — a chunk size past the limit already decides it.
-                    // (A chunk size may be up to 2^64 − 1: compared with what is left, never added to a count.)
-                    if body.count > limit || chunked.announcedBytes > UInt64(limit - body.count) {
+                    // API.md: 413 without waiting — a chunk size past the limit already decides it; a refused
+                    // request's body past it is not read further either, its refusal answers at once. (A chunk
+                    // size may be up to 2^64 − 1: compared with what is left, never added to a count.)
+                    let taken = discardedLength + UInt64(body.count)
+                    if taken > UInt64(limit) || chunked.announcedBytes > UInt64(limit) - taken {
                         state = .closed
-                        return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+                        return [.respond(discard ?? ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
                     }
-                    if discard != nil, body.count > 1 << 16 { body.removeAll(keepingCapacity: true) }
+                    if discard != nil, body.count > 1 << 16 {
+                        discardedLength += UInt64(body.count)  // dropped: only its count is kept
+                        body.removeAll(keepingCapacity: true)
+                    }
                     guard progress.done else {
                         state = .readingBody(head, limit: limit, discard: discard, lastActivity: last)
                         return []
@@ -274,7 +284,6 @@ struct ConnectionStateMachine {
                 buffer.consume(taken)
                 discardedLength += UInt64(taken)
                 guard discardedLength == head.contentLength ?? 0 else { return [] }
-                discardedLength = 0
             } else {
                 // `decided` answered 413 to a length over the limit, so this one fits an `Int`.
                 guard let length = Int(exactly: head.contentLength ?? 0), buffer.count >= length else { return [] }
@@ -336,7 +345,7 @@ struct ConnectionStateMachine {
         Int(min(length - done, UInt64(available)))
     }
 
-    /// Bytes of a discarded Content-Length body already dropped.
+    /// Bytes of a discarded body already dropped.
     private var discardedLength: UInt64 = 0
     /// Bytes of a Content-Length body already streamed.
     private var streamed: UInt64 = 0
