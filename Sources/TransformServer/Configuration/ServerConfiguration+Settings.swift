@@ -69,6 +69,7 @@ extension ServerConfiguration {
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
         Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
+        Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
     ]
 
     static func setting(forKey key: String) -> Setting? {

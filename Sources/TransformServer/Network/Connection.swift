@@ -42,6 +42,8 @@ final class Connection {
     /// Closing after a last response: the write side is shut and input is discarded until this time (a lingering
     /// close, docs/operations.md).
     private var lingerUntil: UInt64?
+    /// Bytes of the in-flight body budget this connection's request holds (`Server.reserveBody`).
+    private var reservedBody = 0
     /// How many answers are on the stack right now (a pipelined request answered from inside the previous
     /// answer's completion); past `maxNestedAnswers` the next one starts on a fresh turn of the loop.
     private var nestedAnswers = 0
@@ -129,7 +131,10 @@ final class Connection {
             switch action {
             case .decide(let head):
                 requestId = RequestID.choose(head.firstValue(of: "x-request-id"))
-                let (decision, request) = server.handler.decide(head)
+                var (decision, request) = server.handler.decide(head)
+                if case .read(let limit) = decision, let refusal = reserve(head, limit: limit) {
+                    (decision, request) = (.rejectNow(refusal), nil)
+                }
                 if decision == .stream, let request {
                     stream = server.handler.makeStream(request).map(StreamBox.init)
                     streamQueue = server.workers.queue()
@@ -155,6 +160,24 @@ final class Connection {
         }
     }
 
+    /// Takes a large announced body's bytes from the server's in-flight budget; the refusal when they do not fit
+    /// (docs/operations.md, `maxInFlightBodyBytes`). Bodies over the limit (a 413) and small ones take nothing.
+    private func reserve(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse? {
+        guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit)
+        else { return nil }
+        guard server.reserveBody(Int(length)) else {
+            return ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
+        }
+        reservedBody = Int(length)
+        return nil
+    }
+
+    private func releaseReservedBody() {
+        guard reservedBody > 0 else { return }
+        server.releaseBody(reservedBody)
+        reservedBody = 0
+    }
+
     private func handle(_ head: HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool) {
         // `.handle` follows only a successful decision. The routed request is handed over, not copied: from here
         // on its answer carries the route.
@@ -167,14 +190,30 @@ final class Connection {
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
             // the answer hops back to this connection's queue before it touches the connection. Reading waits.
+            // A client that has gone (closed or reset) while the request waited for a worker gets no conversion: as
+            // nginx does, its request ends as 499 and the connection closes.
             pauseReading()
             let connection = Unchecked(self)
             let routed = Unchecked(request)
+            let (fd, reclaimer) = (fd, server.reclaimer)
             server.workers.async { [loop] in
+                defer { reclaimer.released(body.count) }
+                guard !Syscall.peerHasLeft(fd) else {
+                    return loop.run(connection) { $0.abandon(head: head, route: route) }
+                }
                 let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
                 loop.run(connection) { $0.answer(response.value, head: head, route: route, isLast: isLast) }
             }
         }
+    }
+
+    /// A request whose client left before it was converted: logged and counted as 499 (nginx's "client closed
+    /// request"), nothing written, the connection closed.
+    private func abandon(head: HTTPRequestHead, route: Route) {
+        guard !closed else { return }
+        server.requestCompleted(head: head, route: route, status: 499, bytes: 0, requestId: requestId,
+                                started: requestStart)
+        close()
     }
 
     /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.
@@ -305,6 +344,7 @@ final class Connection {
     private func completed(_ answer: Completion) {
         server.requestCompleted(head: answer.head, route: answer.route, status: answer.status, bytes: answer.bytes,
                                 requestId: answer.requestId, started: answer.started)
+        releaseReservedBody()
         requestId = ""
         routed = nil
         next(closing: answer.closing)
@@ -432,6 +472,8 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
+        releaseReservedBody()
+        server.reclaimer.released(machine.inputCapacity)  // an aborted upload's buffer, freed with the connection
         loop.remove(self)
         Syscall.close(fd)
         server.connectionClosed()

@@ -80,8 +80,8 @@ struct ConnectionStateMachine {
     var isClosed: Bool { state == .closed }
     /// The request being read is the connection's last: the per-connection limit is reached, or the server drains.
     private var isLastRequest: Bool { requestsStarted >= limits.maxRequestsPerConnection || draining }
-    /// Bytes allocated for input not yet handed over.
-    var inputCapacity: Int { buffer.capacity }
+    /// Bytes allocated for input not yet handed over (a chunked body's decoded bytes included).
+    var inputCapacity: Int { buffer.capacity + body.capacity }
     /// True while a request is handled: the connection stops reading until it is answered.
     var isHandling: Bool { if case .handling = state { return true } else { return false } }
 
