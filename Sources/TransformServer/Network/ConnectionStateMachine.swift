@@ -25,7 +25,7 @@ struct ConnectionStateMachine {
         /// Read the body (at most `limit` bytes) and hand the request over.
         case read(limit: Int)
         /// Answer with this error after reading and discarding the body; the connection stays open (or, after
-        /// `Expect: 100-continue` or for a body over `maxBodyBytes`, answer at once and close).
+        /// `Expect: 100-continue`, answer at once and close). A body over `maxBodyBytes` is a 413 instead, at once.
         case reject(HTTPResponse)
         /// Answer at once without reading the body, then close.
         case rejectNow(HTTPResponse)
@@ -110,9 +110,14 @@ struct ConnectionStateMachine {
             state = .closed
             return [.respond(response, head: head, close: true)]
         case .reject(let response):
-            // A body that is refused anyway is not waited for when the client waits for `100 Continue`, nor read
-            // when it is announced over the body limit (a 9 MiB body to a 415): answered at once, then closed.
-            if head.expectContinue && hasBody || head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
+            // API.md: the body limit is a framing check, before every check of the head: a body announced over it
+            // is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
+            if head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
+                state = .closed
+                return [.respond(ErrorResponse.bodyTooLarge(limit: limits.maxBodyBytes), head: head, close: true)]
+            }
+            // A body that is refused anyway is not waited for when the client waits for `100 Continue`.
+            if head.expectContinue && hasBody {
                 state = .closed
                 return [.respond(response, head: head, close: true)]
             }
@@ -262,13 +267,13 @@ struct ConnectionStateMachine {
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // API.md: 413 without waiting — a chunk size past the limit already decides it; a refused
-                    // request's body past it is not read further either, its refusal answers at once. (A chunk
-                    // size may be up to 2^64 − 1: compared with what is left, never added to a count.)
+                    // API.md: 413 without waiting — a chunk size past the limit already decides it, also for a
+                    // refused request's body, which is not read further. (A chunk size may be up to 2^64 − 1:
+                    // compared with what is left, never added to a count.)
                     let taken = discardedLength + UInt64(body.count)
                     if taken > UInt64(limit) || chunked.announcedBytes > UInt64(limit) - taken {
                         state = .closed
-                        return [.respond(discard ?? ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+                        return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
                     }
                     if discard != nil, body.count > 1 << 16 {
                         discardedLength += UInt64(body.count)  // dropped: only its count is kept
