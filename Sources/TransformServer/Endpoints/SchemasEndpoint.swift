@@ -122,10 +122,11 @@ enum SchemasEndpoint {
         }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                let snapshot = try context.registry.apply(upserts: [file], deletes: [])
-                persist(context)
+                let saved = try context.registry.apply(upserts: [file], deletes: [], persist: saver.save)
+                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 let entry = snapshot.entries[name]!
                 var response = HTTPResponse.json(existed ? 200 : 201, writtenJSON(name, entry, created: !existed))
                 response.headers.append(("ETag", entry.etag))
@@ -144,9 +145,10 @@ enum SchemasEndpoint {
         }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                let (snapshot, written) = try context.registry.applyBundle(body)
-                persist(context)
+                let (saved, written) = try context.registry.applyBundle(body, persist: saver.save)
+                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -163,9 +165,10 @@ enum SchemasEndpoint {
     private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
         return context.registryWrites.withLock { _ in
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                _ = try context.registry.apply(upserts: [], deletes: [name])
-                persist(context)
+                let saved = try context.registry.apply(upserts: [], deletes: [name], persist: saver.save)
+                guard saved != nil else { return ErrorResponse.notPersisted(saver.failure) }
                 return HTTPResponse(status: 204)
             } catch {
                 // The models by name; where they come from schema files, also the place (a request has none).
@@ -182,22 +185,5 @@ enum SchemasEndpoint {
     private static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
             + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)}".utf8)
-    }
-
-    /// Rewrites the overlay with every registry-written model and a deletion marker for each file model that is
-    /// gone (API.md, Persistence); in memory only when there is no writable schema directory.
-    static func persist(_ context: ServerContext) {
-        guard let directory = context.overlayDirectory else { return }
-        let snapshot = context.registry.current
-        let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
-            guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
-            return SchemaFile(name: RegistryOverlayFile.name, bytes: entry.document, source: .registry, version: entry.version)
-        }
-        let deleted = context.fileModelNames.filter { !snapshot.contains($0) }.sorted()
-        do {
-            try RegistryOverlayFile.write(RegistryOverlay(models: models, deleted: deleted), in: directory)
-        } catch {
-            Log.event("registry_persist_failed", ["directory": directory, "error": "\(error)"])
-        }
     }
 }
