@@ -45,7 +45,8 @@ extension Converter {
         let start = out.count
         // Two calls rather than one through a `var model`, whose copy of `declared` would cost an atomic retain and
         // release for every object.
-        if !declared.classRules.isEmpty, let chosen = chooseModel(declared, for: object), chosen !== declared {
+        if !declared.classRules.isEmpty, !(keepsRootModel && depth == 0), let chosen = chooseModel(declared, for: object),
+           chosen !== declared {
             if depth == 0 { rootBuilt = chosen }
             if recordsBuilt { builtAt[start] = chosen.id }
             convertProperties(of: chosen, object, requestedAs: declared)

@@ -33,6 +33,9 @@ struct Converter {
     let unread: FrameStack<Int>
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
+    /// Whether the root object is built as the model asked for whatever its `classForDictionary` says (the patch
+    /// and the result of a merge, whose target has already chosen). Read only where a model has such rules.
+    var keepsRootModel = false
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
