@@ -25,7 +25,10 @@ struct ModelOptionsTests {
         #"{"name":"O_StrictProp","properties":{"i":{"type":"int32","strict":true},"j":"int32","#
             + #""l":{"type":"array","of":"int32","strict":true},"p":"O_Plain"}}"#,
         #"{"name":"O_StrictModel","strict":true,"properties":{"i":"int32","j":{"type":"int32","strict":false},"#
-            + #""p":"O_Plain"}}"#,
+            + #""p":"O_Plain","ps":{"type":"array","of":"O_Plain"}}}"#,
+        #"{"name":"O_KeepOuter","properties":{"k":"O_Keep","list":{"type":"array","of":"O_Keep"}}}"#,
+        #"{"name":"O_Base","properties":{"t":"string"},"classForDictionary":[{"when":{"has":"extra"},"use":"O_Child"}]}"#,
+        #"{"name":"O_Child","extends":"O_Base","unknownKeys":"keep","properties":{"extra":"int32"}}"#,
         #"{"name":"O_Single","properties":{"tags":{"type":"array","of":"string","acceptSingle":true},"#
             + #""ids":{"type":"set","of":"int32","acceptSingle":true},"any":{"type":"array","acceptSingle":true},"#
             + #""users":{"type":"array","of":"O_Plain","acceptSingle":true},"plain":{"type":"array","of":"int32"}}}"#,
@@ -81,6 +84,14 @@ struct ModelOptionsTests {
         #expect(run("O_Keep", #"{"q":1}"#, output: .wire).output == #"{"id":0,"q":1}"#)
     }
 
+    @Test func keepAppliesWhereverTheModelIsBuilt() {
+        #expect(run("O_KeepOuter", #"{"k":{"x":1},"list":[{"y":2},{"id":3}],"z":0}"#) == Produced(status: 200,
+            output: #"{"k":{"id":0,"x":1},"list":[{"id":0,"y":2},{"id":3}]}"#, entries: []))
+        // Chosen by classForDictionary: the built model's unknownKeys applies.
+        #expect(run("O_Base", #"{"t":"a","extra":1,"z":2}"#).output == #"{"t":"a","extra":1,"z":2}"#)
+        #expect(run("O_Base", #"{"t":"a","z":2}"#).output == #"{"t":"a"}"#)
+    }
+
     @Test func aKeptKeyThatAPropertyWritesIsNotKept() {
         // In model form `name` is the property's output key; its input key is `n`.
         #expect(run("O_Keep", #"{"n":"a","name":"b"}"#) == Produced(status: 200, output: #"{"id":0,"name":"a"}"#,
@@ -126,6 +137,8 @@ struct ModelOptionsTests {
         #expect(run("O_StrictModel", #"{"i":"1","j":"2","p":{"a":"3"},"i":1}"#) == Produced(status: 422,
             output: #"{"i":1,"j":2,"p":{"a":3}}"#, entries: ["!/i duplicate_key", "/j coerced", "/p/a coerced"]))
         #expect(run("O_StrictModel", #"{"j":"2"}"#, mode: .strict).entries == ["!/j coerced"])
+        // Models in a strict model's containers read as the mode says too; the container's own entries are errors.
+        #expect(run("O_StrictModel", #"{"ps":[{"a":"1"},7]}"#).entries == ["/ps/0/a coerced", "!/ps/1 element_dropped"])
     }
 
     // MARK: - acceptSingle
