@@ -61,7 +61,7 @@ import Testing
             let run = try ChildProcess.run(["convert", "Account", "--schemas", directory.path] + cli, stdin: body)
             if status == 200 {
                 #expect(run.status == 0)
-                #expect(run.stdout == http, "\(cli)")
+                #expect(run.stdout == http + "\n", "\(cli)")
             } else {
                 #expect(run.status == (status == 422 ? 1 : 1))
                 #expect(run.stderr == http + "\n", "\(cli)")
