@@ -54,16 +54,24 @@ extension RegistrySnapshot {
                     resultOptions.input = .model
                     let result = runKeepingModel(model, bytes, mergedTokens, options: resultOptions)
                     resultOptions.output = .model
-                    let modelForm = options.output == .model || !options.hash
-                        ? result.out : runKeepingModel(model, bytes, mergedTokens, options: resultOptions).out
-                    return .success((result, modelForm))
+                    // The hash is that of the identity form, as from /convert: a model-form run that records
+                    // which model each nested object was built as.
+                    let identityRun = options.hash
+                        ? runKeepingModel(model, bytes, mergedTokens, options: resultOptions, recordingBuilt: true)
+                        : nil
+                    let modelForm = options.output == .model || identityRun == nil ? result.out : identityRun!.out
+                    let hash = identityRun.map {
+                        SHA256.hexDigest(IdentityForm.of($0.out, as: model, builtAt: $0.builtAt, in: self))
+                    }
+                    return .success((result, modelForm, hash))
                 }
             }
             let result: Run
             let modelForm: [UInt8]
+            let hash: String?
             switch results {
             case .failure(let error): return .failure(error)
-            case .success(let both): (result, modelForm) = both
+            case .success(let all): (result, modelForm, hash) = all
             }
             Self.report(target.diagnostics, of: model, taken: patch.sources, into: &report)
             let takenPaths = Set(patch.sources.compactMap { $0 })
@@ -86,7 +94,7 @@ extension RegistrySnapshot {
                     entries: report.entries, maxEntries: options.maxReportEntries)))
             }
             return .success(Converted(body: result.out, warnings: report.count,
-                                      modelHash: options.hash ? SHA256.hexDigest(modelForm) : nil, report: report))
+                                      modelHash: hash, report: report))
         }
     }
 
@@ -140,13 +148,14 @@ extension RegistrySnapshot {
     /// `run`, building `model` itself whatever its `classForDictionary` says.
     private func runKeepingModel(_ model: CompiledModel, _ body: UnsafeRawBufferPointer,
                                  _ tokens: UnsafeBufferPointer<JSONToken>, index: Int = 0,
-                                 options: ConversionOptions) -> Run {
+                                 options: ConversionOptions, recordingBuilt: Bool = false) -> Run {
         var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
         converter.keepsRootModel = true
+        converter.recordsBuilt = recordingBuilt
         converter.convertRootObject(ValueRef(document: 0, index: index), as: model)
         let out = converter.out.array
         converter.recycleScratch()
-        return Run(out: out, diagnostics: converter.diagnostics, built: nil, builtAt: [:])
+        return Run(out: out, diagnostics: converter.diagnostics, built: nil, builtAt: converter.builtAt)
     }
 
     /// The properties whose member in a run's model-form output is a numeric type's implicit `0` / `false`, not a
