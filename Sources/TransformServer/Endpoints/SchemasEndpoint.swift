@@ -32,10 +32,11 @@ enum SchemasEndpoint {
     }
 
     /// `If-Match` on PUT and DELETE (412), `If-None-Match` on GET (304), RFC 9110 §13.1.
-    static func checkPreconditions(_ request: RequestHandler.Request) -> HTTPResponse? {
+    /// With a shared store, `If-Match` on writes is judged against the committed state instead (docs/cluster.md).
+    static func checkPreconditions(_ request: RequestHandler.Request, shared: Bool = false) -> HTTPResponse? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
         let current = request.snapshot.entries[name]
-        if ["PUT", "DELETE"].contains(request.head.method), let ifMatch = request.header("if-match") {
+        if !shared, ["PUT", "DELETE"].contains(request.head.method), let ifMatch = request.header("if-match") {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
             if !matches { return ErrorResponse.preconditionFailed("If-Match does not match the current version of \(name).") }
@@ -97,6 +98,9 @@ enum SchemasEndpoint {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
         }
+        if let shared = context.shared {
+            return sharedWrite(.put(name: name, body: body, ifMatch: request.header("if-match").map(entityTags)), shared)
+        }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
             do throws(SchemaSetError) {
@@ -119,6 +123,7 @@ enum SchemasEndpoint {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
         }
+        if let shared = context.shared { return sharedWrite(.bundle(body: body), shared) }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
             do throws(SchemaSetError) {
@@ -139,6 +144,9 @@ enum SchemasEndpoint {
 
     private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
+        if let shared = context.shared {
+            return sharedWrite(.delete(name: name, ifMatch: request.header("if-match").map(entityTags)), shared)
+        }
         return context.registryWrites.withLock { _ in
             do throws(SchemaSetError) {
                 _ = try context.registry.apply(upserts: [], deletes: [name])
@@ -152,7 +160,7 @@ enum SchemasEndpoint {
         }
     }
 
-    private static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
+    static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
             + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)}".utf8)
     }
