@@ -6,7 +6,8 @@
 #   4. a smoke run of both benchmark scripts (every code path, seconds per measurement, debug builds, no
 #      thresholds: they prove the scripts and their peers still work, not how fast anything is)
 #   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
-#   6. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   6. every test (Swift Testing; CLI tests run the real binary; the cluster tests a real etcd) — last, so its
+#      summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,25 @@ tools() {
   fi
 }
 
+# System packages for the etcd registry store (docs/cluster.md): libcurl's headers to build, and Debian's
+# etcd-server for the cluster tests (which skip without it, except under CI=true). Kept apart from `tools` so the
+# provisioning step can absorb it as one block.
+cluster_packages() {
+  local missing=()
+  [ -e /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -e /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
+  command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get -o DPkg::Lock::Timeout=600 update -qq \
+      && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null) \
+      || echo "could not install ${missing[*]}; the build needs libcurl4-openssl-dev, the cluster tests etcd-server"
+  else
+    echo "missing ${missing[*]} (install them with apt-get as root)"
+  fi
+}
+
 stage "tools" tools
+stage "tools (libcurl, etcd)" cluster_packages
 stage "build" swift build --build-tests
 stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan --filter 'RegistryConcurrencyTests|BatchWorkerTests'
 stage "sanitizers (parser)" bash scripts/test-sanitized.sh
