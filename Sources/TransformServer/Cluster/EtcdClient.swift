@@ -95,7 +95,10 @@ final class EtcdClient: Sendable {
                 failure = Self.gatewayError(status: status, body: pending)
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            if case .rejected(16, _) = failure { token.withLock { $0 = nil } }
+            throw failure
+        }
     }
 
     // MARK: - Transport
@@ -156,7 +159,10 @@ final class EtcdClient: Sendable {
         guard answer.status == 200, let decoded = try? JSONDecoder().decode(AuthResponse.self, from: Data(answer.body)),
               let fresh = decoded.token
         else {
-            // A refused login is not an unreachable endpoint; the call that needed it fails with 16 below.
+            // A refused login is not an unreachable endpoint: the call goes on without a valid token and fails
+            // with etcd's "invalid auth token" (16); the reason is logged here, without the password.
+            Log.event("etcd_authentication_failed", ["endpoint": endpoint, "user": credentials.user,
+                                                     "answer": String(decoding: answer.body.prefix(300), as: UTF8.self)])
             return "invalid"
         }
         token.withLock { $0 = fresh }

@@ -47,8 +47,11 @@ extension SharedRegistry {
         let (everSynced, served) = self.served.withLock { ($0.everSynced, $0.state) }
         guard everSynced else { return .unavailable("the registry has not been read from etcd yet") }
         var view = served
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
+        // Three request time limits: an attempt that hangs while etcd elects a leader, and then the retry.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 3 * UInt64(timeoutMs) * 1_000_000
         var backoffMs = 20
+        // An attempt was sent and its answer lost: from then on, giving up means "outcome unknown".
+        var ambiguous = false
         // Bounded: each conflict means another write committed, and each retry on a leaderless store waits.
         for _ in 0..<10_000 {
             let plan: Plan
@@ -84,20 +87,28 @@ extension SharedRegistry {
                 }
             } catch {
                 if error.isTooLarge { return .tooLarge(error.description) }
-                switch error {
-                case .unavailable(let reason): return .unavailable("etcd is unreachable: \(reason)")
-                case .unknownOutcome(let reason):
-                    return .unknownOutcome("The write was sent to etcd but its outcome is unknown (\(reason)); "
-                        + "read the model and retry with If-Match.")
-                case .rejected:
-                    // No leader, leader changed, a timed-out proposal: etcd applied nothing it confirmed. Retry
-                    // (a lost commit is recognised by the head's writer) until the time limit.
-                    guard DispatchTime.now().uptimeNanoseconds < deadline else {
-                        return .unavailable("etcd did not accept the write in time: \(error.description)")
+                if case .unavailable(let reason) = error, !ambiguous {
+                    return .unavailable("etcd is unreachable: \(reason)")
+                }
+                if case .unknownOutcome = error { ambiguous = true }
+                // No leader, a leader change, a timed-out proposal, or an answer lost on the way: retry on a fresh
+                // read. Retrying is safe because every attempt compares the same head revision, so at most one of
+                // them commits, and a commit of this write is recognised by the head's writer.
+                guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                    if ambiguous {
+                        return .unknownOutcome("The write was sent to etcd but its outcome is unknown (\(error)); "
+                            + "read the model and retry with If-Match.")
                     }
-                    usleep(UInt32(backoffMs) * 1000)
-                    backoffMs = min(backoffMs * 2, 1000)
-                    if let fresh = try? store.readAll() { view = fresh }
+                    return .unavailable("etcd did not accept the write in time: \(error.description)")
+                }
+                usleep(UInt32(backoffMs) * 1000)
+                backoffMs = min(backoffMs * 2, 1000)
+                if let fresh = try? store.readAll() {
+                    if fresh.head?.writer == writeID {
+                        adopt(fresh)
+                        return plan.result(registry.current)
+                    }
+                    view = fresh
                 }
             }
         }

@@ -27,12 +27,13 @@ final class ClusterFixture: @unchecked Sendable {
 
     /// Starts one more replica (not waiting for its first sync); `endpoints` defaults to every member.
     @discardableResult
-    func addReplica(endpoints: String? = nil) throws -> ServerProcess {
-        let replica = try ServerProcess(schemas: Self.schemas, settings: [
+    func addReplica(endpoints: String? = nil, settings extra: [String: String] = [:]) throws -> ServerProcess {
+        let settings = [
             "registryStore": #""etcd""#, "etcdEndpoints": "\"\(endpoints ?? etcd.endpoints)\"",
             "etcdPrefix": "\"\(prefix)\"", "adminToken": "\"\(Self.token)\"", "etcdTimeoutMs": "2000",
             "drainGraceMs": "0",
-        ])
+        ].merging(extra) { $1 }
+        let replica = try ServerProcess(schemas: Self.schemas, settings: settings)
         replicas.append(replica)
         return replica
     }

@@ -246,6 +246,30 @@ struct ClusterTests {
     }
 }
 
+/// etcd with authentication on: the token from `/v3/auth/authenticate` goes with every request and is fetched again
+/// when it expires (the members here let tokens live one second).
+@Suite(.serialized, .enabled(if: EtcdCluster.shouldRun, "etcd-server is not installed"))
+struct ClusterAuthenticationTests {
+    typealias F = ClusterFixture
+
+    @Test func aReplicaWithTheRightPasswordServesAndRenewsItsTokenAndAWrongOneNeverSyncs() throws {
+        let etcd = try EtcdCluster(extraArguments: ["--auth-token-ttl", "1"])
+        try etcd.enableAuthentication(password: "root-pw")
+        let cluster = try ClusterFixture(replicas: 0, etcd: etcd)
+        let good = try cluster.addReplica(settings: ["etcdUsername": #""root""#, "etcdPassword": #""root-pw""#])
+        let bad = try cluster.addReplica(settings: ["etcdUsername": #""root""#, "etcdPassword": #""wrong""#])
+        try F.waitUntilReady(good)
+        #expect(try F.put(good, "Secret", F.document("1")).status == 201)
+        usleep(2_500_000)  // past the token's lifetime
+        #expect(try F.put(good, "Secret", F.document("2")).status == 200)
+        #expect(try good.client().request("GET", "/ready").status == 200)
+        #expect(try bad.client().request("GET", "/ready").status == 503)
+        #expect(try bad.client().request("GET", "/health").text.contains(#""synced":false"#))
+        #expect(try F.put(bad, "Secret", F.document("3")).status == 503)
+        #expect(try F.etag(bad, "Secret") == nil)
+    }
+}
+
 /// Runs `body(0..<count)` on `count` threads at once and waits for all of them.
 enum Concurrently {
     static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {

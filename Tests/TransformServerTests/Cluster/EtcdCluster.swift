@@ -39,7 +39,11 @@ final class EtcdCluster {
         var description: String
     }
 
-    init(size: Int = 3) throws {
+    /// Flags given to every member (such as `--auth-token-ttl`).
+    let extraArguments: [String]
+
+    init(size: Int = 3, extraArguments: [String] = []) throws {
+        self.extraArguments = extraArguments
         guard Self.binary != nil else { throw StartError(description: "etcd is not installed (CI=true requires it)") }
         let base = try ChildProcess.temporaryDirectory()
         directory = base
@@ -72,7 +76,7 @@ final class EtcdCluster {
             "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
             "--initial-cluster", initial, "--initial-cluster-state", "new", "--initial-cluster-token", "ts-test",
             "--logger", "zap", "--log-outputs", directory.appendingPathComponent("\(member.name).log").path,
-        ]
+        ] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -105,6 +109,17 @@ final class EtcdCluster {
     func post(_ member: Member, _ path: String, _ body: String) throws -> RawClient.Response {
         try RawClient(port: member.clientPort, timeoutSeconds: 5).request(
             "POST", path, body: body, headers: ["Content-Type": "application/json"])
+    }
+
+    /// Turns on etcd authentication with a `root` user (etcd's own role `root`) holding `password`.
+    func enableAuthentication(password: String) throws {
+        let member = members.first { $0.process != nil }!
+        for (path, body) in [("/v3/auth/role/add", #"{"name":"root"}"#),
+                             ("/v3/auth/user/add", #"{"name":"root","password":"\#(password)"}"#),
+                             ("/v3/auth/user/grant", #"{"user":"root","role":"root"}"#), ("/v3/auth/enable", "{}")] {
+            let response = try post(member, path, body)
+            guard response.status == 200 else { throw StartError(description: "\(path) failed: \(response.text)") }
+        }
     }
 
     /// The index of the current leader (asked of each running member), or nil when none answers.
