@@ -7,8 +7,8 @@
 #   1. debug build of every target and test
 #   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
 #   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
-#   4. a smoke run of the benchmark scripts, core, HTTP and cluster (every code path, seconds per measurement, debug builds, no
-#      thresholds: they prove the scripts and their peers still work, not how fast anything is)
+#   4. a smoke run of the benchmark scripts, core, HTTP and cluster (every code path, seconds per measurement,
+#      debug builds, no thresholds: they prove the scripts and their peers still work, not how fast anything is)
 #   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
 #   6. every test (Swift Testing; CLI tests run the real binary; the cluster tests a real etcd) — last, so its
 #      summary closes the log
