@@ -38,7 +38,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 if [ "$SMOKE" = 1 ]; then WRITES=20; SECONDS_RUN=2; FAILOVERS=1; else WRITES=300; SECONDS_RUN=20; FAILOVERS=3; fi
 
-command -v etcd >/dev/null 2>&1 || { echo "etcd is not installed (apt-get install etcd-server)" >&2; exit 1; }
+command -v etcd >/dev/null 2>&1 || { echo "etcd is not installed (bash scripts/provision.sh installs it)" >&2; exit 1; }
 
 echo "== build ($CONFIGURATION)"
 swift build -c "$CONFIGURATION" --product TransformServer >/dev/null

@@ -152,8 +152,8 @@ final class EtcdClient: Sendable {
     private func currentToken(_ endpoint: String) throws(EtcdHTTP.Failure) -> String? {
         guard let credentials else { return nil }
         if let token = token.withLock({ $0 }) { return token }
-        let body = "{\"name\":" + Self.jsonString(credentials.user) + ",\"password\":"
-            + Self.jsonString(credentials.password) + "}"
+        let body = "{\"name\":" + ConfigurationFile.quoted(credentials.user) + ",\"password\":"
+            + ConfigurationFile.quoted(credentials.password) + "}"
         let answer = try EtcdHTTP.post(endpoint + "/v3/auth/authenticate", body: Array(body.utf8), token: nil,
                                        options: options)
         guard answer.status == 200, let decoded = try? JSONDecoder().decode(AuthResponse.self, from: Data(answer.body)),
@@ -176,21 +176,6 @@ final class EtcdClient: Sendable {
     }
 
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = Array("0123456789abcdef")
-                out += "\\u00" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 15)])
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 
     /// The first key after every key that starts with `prefix` (etcd's `range_end` for a prefix).
     static func prefixEnd(_ prefix: [UInt8]) -> [UInt8] {

@@ -133,7 +133,7 @@ struct EtcdRegistryStore: RegistryStore {
     }
 
     static func encode(_ head: StoreHead) -> [UInt8] {
-        Array("{\"writer\":".utf8) + Array(EtcdClient.jsonString(head.writer).utf8)
+        Array("{\"writer\":".utf8) + Array(ConfigurationFile.quoted(head.writer).utf8)
             + Array(",\"committedAtMs\":\(head.committedAtMs)}".utf8)
     }
 

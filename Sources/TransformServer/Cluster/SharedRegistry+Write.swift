@@ -20,8 +20,9 @@ extension SharedRegistry {
 
     /// How a write ended; `SchemasEndpoint` turns each case into its answer.
     enum WriteResult {
-        /// Committed (or nothing to commit): the snapshot now served and each written name with whether it is new.
-        case written(RegistrySnapshot, [(name: String, created: Bool)])
+        /// Committed (or nothing to commit): each written model as committed (this replica serves it, or a newer
+        /// version already), with whether it is new.
+        case written([(name: String, entry: ModelEntry, created: Bool)])
         case deleted
         case invalid(SchemaSetError)
         /// A delete the rest of the set still needs.
@@ -61,7 +62,7 @@ extension SharedRegistry {
             }
             if plan.changes.isEmpty {
                 if view.revision > served.revision { adopt(view) }
-                return plan.result(registry.current)
+                return plan.result
             }
             let head = StoreHead(writer: writeID, committedAtMs: Self.wallClockMs())
             var committed = plan.changes
@@ -75,12 +76,12 @@ extension SharedRegistry {
                     next.headRevision = revision
                     next.revision = revision
                     adopt(next)
-                    return plan.result(registry.current)
+                    return plan.result
                 case .conflict(let fresh):
                     // An earlier attempt whose answer was lost may have committed after all.
                     if fresh.head?.writer == writeID {
                         adopt(fresh)
-                        return plan.result(registry.current)
+                        return plan.result
                     }
                     metrics.withLock { $0.writeConflicts += 1 }
                     view = fresh
@@ -106,7 +107,7 @@ extension SharedRegistry {
                 if let fresh = try? store.readAll() {
                     if fresh.head?.writer == writeID {
                         adopt(fresh)
-                        return plan.result(registry.current)
+                        return plan.result
                     }
                     view = fresh
                 }
@@ -118,12 +119,12 @@ extension SharedRegistry {
     /// What a write commits, and how it answers once committed.
     struct Plan {
         var changes: [StoredModel] = []
-        var written: [(name: String, created: Bool)] = []
+        var written: [(name: String, entry: ModelEntry, created: Bool)] = []
         var isDelete = false
 
-        func result(_ snapshot: RegistrySnapshot) -> WriteResult {
-            isDelete ? .deleted : .written(snapshot, written)
-        }
+        /// The answer once committed: the versions and ETags of this commit, even when the replica has already
+        /// moved on to a newer state written by someone else.
+        var result: WriteResult { isDelete ? .deleted : .written(written) }
     }
 
     struct Refusal: Error {
@@ -145,6 +146,7 @@ extension SharedRegistry {
         let after: RegistrySnapshot
         var plan = Plan()
         var targets: [String] = []
+        var written: [String] = []
         do throws(SchemaSetError) {
             switch write {
             case .put(let name, let body, let ifMatch):
@@ -152,12 +154,12 @@ extension SharedRegistry {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
                 after = try scratch.apply(upserts: [file], deletes: [])
                 targets = [name]
-                plan.written = [(name, !base.contains(name))]
+                written = [name]
             case .bundle(let body):
-                let (snapshot, written) = try scratch.applyBundle(body)
+                let (snapshot, names) = try scratch.applyBundle(body)
                 after = snapshot
-                targets = written + base.modelNames.filter { !snapshot.contains($0) }
-                plan.written = written.map { ($0, !base.contains($0)) }
+                targets = names + base.modelNames.filter { !snapshot.contains($0) }
+                written = names
             case .delete(let name, let ifMatch):
                 guard base.contains(name) else { return .failure(Refusal(result: .unknownModel(name))) }
                 if let failure = Self.check(ifMatch, name: name, base) { return .failure(failure) }
@@ -172,6 +174,7 @@ extension SharedRegistry {
         } catch {
             return .failure(Refusal(result: .invalid(error)))
         }
+        var versions: [String: Int] = [:]
         var seen = Set<String>()
         for name in targets where seen.insert(name).inserted {
             let stored = view.models[name]
@@ -180,11 +183,17 @@ extension SharedRegistry {
                 if let current, current.document == entry.document, current.source == .registry { continue }
                 let version = current?.document == entry.document ? current!.version
                     : max(stored?.version ?? 0, current?.version ?? 0) + 1
+                versions[name] = version
                 plan.changes.append(StoredModel(name: name, version: version, document: entry.document, committedAtMs: 0))
             } else if current != nil {
                 plan.changes.append(StoredModel(name: name, version: max(stored?.version ?? 0, current?.version ?? 0),
                                                 document: nil, committedAtMs: 0))
             }
+        }
+        for name in written {
+            guard var entry = after.entries[name] else { continue }
+            if let version = versions[name] { entry.version = version }
+            plan.written.append((name, entry, !base.contains(name)))
         }
         return .success(plan)
     }

@@ -8,15 +8,14 @@ import MapperCore
 extension SchemasEndpoint {
     static func sharedWrite(_ write: SharedRegistry.Write, _ shared: SharedRegistry) -> HTTPResponse {
         switch shared.write(write) {
-        case .written(let snapshot, let written):
-            if case .put = write, let (name, created) = written.first, let entry = snapshot.entries[name] {
+        case .written(let written):
+            if case .put = write, let (name, entry, created) = written.first {
                 var response = HTTPResponse.json(created ? 201 : 200, writtenJSON(name, entry, created: created))
                 response.headers.append(("ETag", entry.etag))
                 return response
             }
             var out: [UInt8] = [UInt8(ascii: "[")]
-            for (i, (name, created)) in written.enumerated() {
-                guard let entry = snapshot.entries[name] else { continue }
+            for (i, (name, entry, created)) in written.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 out += writtenJSON(name, entry, created: created)
             }

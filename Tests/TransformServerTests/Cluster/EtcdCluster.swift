@@ -14,6 +14,9 @@ final class EtcdCluster {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
+    /// Whether openssl is there to make the TLS test's certificates.
+    static let hasOpenSSL = FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+
     /// Whether the cluster tests run: etcd is installed, or CI=true (where a missing etcd must fail, not skip).
     static var shouldRun: Bool {
         let available = binary != nil
@@ -29,7 +32,8 @@ final class EtcdCluster {
         var peerPort: Int
         var dataDirectory: URL
         var process: Process?
-        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        var scheme = "http"
+        var clientURL: String { "\(scheme)://127.0.0.1:\(clientPort)" }
     }
 
     private(set) var members: [Member]
@@ -42,7 +46,9 @@ final class EtcdCluster {
     /// Flags given to every member (such as `--auth-token-ttl`).
     let extraArguments: [String]
 
-    init(size: Int = 3, extraArguments: [String] = []) throws {
+    /// `tls`: the members serve `https` with these flags and the gateway is not probed over plain HTTP (the
+    /// caller waits for a replica instead).
+    init(size: Int = 3, extraArguments: [String] = [], tls: Bool = false) throws {
         self.extraArguments = extraArguments
         guard Self.binary != nil else { throw StartError(description: "etcd is not installed (CI=true requires it)") }
         let base = try ChildProcess.temporaryDirectory()
@@ -52,8 +58,9 @@ final class EtcdCluster {
             Member(name: "m\(index)", clientPort: ports[index * 2], peerPort: ports[index * 2 + 1],
                    dataDirectory: base.appendingPathComponent("m\(index)"))
         }
+        if tls { for index in members.indices { members[index].scheme = "https" } }
         for index in members.indices { try start(index) }
-        try waitUntilHealthy()
+        if !tls { try waitUntilHealthy() }
     }
 
     deinit {
