@@ -135,6 +135,27 @@ struct ClusterTests {
         #expect(try F.etag(cluster.replicas[1], "Big129") == nil)
     }
 
+    /// A model document at the 1 MiB document limit fits etcd's default request limit (1.5 MiB); a bundle of two
+    /// does not, and is refused whole.
+    @Test func aOneMebibyteDocumentIsStoredAndABundleOverEtcdsRequestLimitIs413() throws {
+        let cluster = try ClusterFixture()
+        func large(_ name: String, _ fill: Character) -> String {
+            let prefix = #"{"name":"\#(name)","properties":{"text":"string"},"description":""#
+            let suffix = #""}"#
+            return prefix + String(repeating: fill, count: 1_048_576 - prefix.utf8.count - suffix.utf8.count) + suffix
+        }
+        let document = large("Huge", "a")
+        #expect(document.utf8.count == 1_048_576)
+        let stored = try cluster.replicas[0].client().request("PUT", "/schemas/Huge", body: document, headers: F.auth)
+        #expect(stored.status == 201)
+        try F.eventually(20, "the large document propagated") { try F.etag(cluster.replicas[2], "Huge") == stored.header("ETag") }
+        let bundle = #"{"models":[\#(large("HugeA", "b")),\#(large("HugeB", "c"))]}"#
+        let refused = try cluster.replicas[1].client().request("POST", "/schemas", body: bundle, headers: F.auth)
+        #expect(refused.status == 413)
+        #expect(refused.text.contains(#""code":"body_too_large""#))
+        #expect(try F.etag(cluster.replicas[1], "HugeA") == nil)
+    }
+
     @Test func writesResumeAfterTheEtcdLeaderIsKilledAndNoAcknowledgedWriteIsLost() throws {
         let cluster = try ClusterFixture()
         var acknowledged: [String] = []
