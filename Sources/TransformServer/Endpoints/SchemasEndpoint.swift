@@ -12,15 +12,18 @@ enum SchemasEndpoint {
     /// Writes need `Authorization: Bearer <adminToken>` (compared in constant time); with no token configured the
     /// registry is read-only.
     static func authorize(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse? {
-        let isWrite = (request.route.kind == .schema && ["PUT", "DELETE"].contains(request.head.method))
-            || (request.route.kind == .schemas && request.head.method == "POST")
-        guard isWrite else { return nil }
+        guard isWrite(request.route, method: request.head.method) else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
         guard let header = request.header("authorization"), header.count > 7, header.prefix(7).lowercased() == "bearer ",
               constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
         else { return ErrorResponse.unauthorized() }
         return nil
+    }
+
+    /// `PUT` or `DELETE /schemas/{Model}`, or `POST /schemas`.
+    static func isWrite(_ route: Route, method: String) -> Bool {
+        (route.kind == .schema && (method == "PUT" || method == "DELETE")) || (route.kind == .schemas && method == "POST")
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

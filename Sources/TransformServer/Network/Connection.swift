@@ -161,7 +161,10 @@ final class Connection {
         let route = request.route
         let id = requestId
         let handler = server.handler
-        if body.count <= server.inlineBodyLimit {
+        // A registry write through etcd waits for etcd's answer (longer while etcd elects a leader): never on this
+        // loop, whose other connections keep being served (docs/cluster.md).
+        let waitsOnStore = server.storeWrites != nil && SchemasEndpoint.isWrite(route, method: head.method)
+        if body.count <= server.inlineBodyLimit, !waitsOnStore {
             answer(handler.handle(request, body: body, requestId: id), head: head, route: route, isLast: isLast)
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
@@ -169,7 +172,8 @@ final class Connection {
             pauseReading()
             let connection = Unchecked(self)
             let routed = Unchecked(request)
-            server.workers.async { [loop] in
+            let queue = (waitsOnStore ? server.storeWrites : nil) ?? server.workers.queue()
+            queue.async { [loop] in
                 let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
                 loop.run(connection) { $0.answer(response.value, head: head, route: route, isLast: isLast) }
             }

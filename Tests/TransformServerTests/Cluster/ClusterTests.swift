@@ -244,6 +244,32 @@ struct ClusterTests {
         #expect(try F.etag(a, "Refused") == nil)
     }
 
+    @Test func aWriteWaitingOnALostQuorumStallsNoConversionAndAnswers503() throws {
+        let cluster = try ClusterFixture(replicas: 1)
+        let replica = cluster.replicas[0]
+        cluster.etcd.stop(0)
+        cluster.etcd.stop(1)
+        let answer = Shared<RawClient.Response?>(nil)
+        let writer = Thread {
+            let client = try? RawClient(port: replica.port, timeoutSeconds: 60)
+            let response = try? client?.request("PUT", "/schemas/NoQuorum", body: F.document("x"), headers: F.auth)
+            answer.withLock { $0 = response }
+        }
+        writer.start()
+        usleep(200_000)
+        // The write is waiting for etcd; conversions on other connections are answered meanwhile.
+        for _ in 0..<20 {
+            #expect(try replica.client().request("POST", "/convert/User", body: #"{"id":"1"}"#).status == 200)
+        }
+        #expect(answer.withLock { $0 } == nil, "the write did not wait for etcd")
+        try F.eventually(60, "the write was answered") { answer.withLock { $0 } != nil }
+        let response = try #require(answer.withLock { $0 })
+        #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "1")
+        #expect(response.text.contains(#""code":"unavailable""#))
+        #expect(try F.etag(replica, "NoQuorum") == nil)
+    }
+
     @Test func aReplicaCutOffWhileHistoryIsCompactedReadsEverythingAgain() throws {
         let cluster = try ClusterFixture(replicas: 1)
         let writer = cluster.replicas[0]
