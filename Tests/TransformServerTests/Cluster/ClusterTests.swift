@@ -217,6 +217,13 @@ struct ClusterTests {
         try F.waitUntilReady(late)
         try F.eventually(20, "the late replica lists what the others list") { try F.list(late) == F.list(cluster.replicas[0]) }
         #expect(try F.etag(late, "User") == nil)
+        // SIGHUP re-reads the files under the overlay from etcd.
+        try Data(#"{"name":"Extra","properties":{"x":"int8"}}"#.utf8)
+            .write(to: late.directory.appendingPathComponent("schemas/Extra.json"))
+        late.signal(SIGHUP)
+        try F.eventually(20, "the reload added the file model") { try F.etag(late, "Extra") != nil }
+        #expect(try F.etag(late, "Early0") != nil)
+        #expect(try F.etag(late, "User") == nil)
     }
 
     @Test func withEtcdDownConversionsGoOnWritesAnswer503AndRecoverWhenItReturns() throws {
