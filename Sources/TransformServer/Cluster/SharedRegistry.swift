@@ -19,8 +19,8 @@ import Glibc
 final class SharedRegistry: Sendable {
     let store: any RegistryStore
     let registry: SchemaRegistry
-    /// `etcdTimeoutMs`: how long the watch may be down before the replica calls itself unsynced, and how long a
-    /// write keeps retrying while etcd has no leader.
+    /// `etcdTimeoutMs`: how long the watch may be down before the replica calls itself unsynced; a write keeps
+    /// retrying for three times this while etcd has no leader.
     let timeoutMs: Int
     /// Names this replica's writes in the head record, so an unknown outcome can be recognised as its own.
     let replicaID: String
