@@ -37,8 +37,10 @@ struct ClusterTests {
         #expect(metrics.contains("\ntransform_registry_store_up 1\n"))
         #expect(metrics.contains("transform_registry_apply_lag_seconds_count "))
         #expect(try c.client().request("POST", "/convert/Point", body: #"{"id":"7"}"#).text == #"{"id":7,"note":"two"}"#)
-        // The same bytes again commit nothing: same version.
+        // The same bytes again commit nothing: same version, same etcd revision.
+        let revision = try c.client().request("GET", "/health").text
         #expect(try F.put(c, "Point", F.document("two")).text.contains(#""version":2"#))
+        #expect(try c.client().request("GET", "/health").text == revision)
         #expect(try c.client().request("DELETE", "/schemas/Point", headers: F.auth).status == 204)
         for replica in cluster.replicas {
             try F.eventually(20, "the delete propagated") { try F.etag(replica, "Point") == nil }
@@ -320,6 +322,8 @@ struct ClusterAuthenticationTests {
         #expect(try bad.client().request("GET", "/ready").status == 503)
         #expect(try bad.client().request("GET", "/health").text.contains(#""synced":false"#))
         #expect(try F.put(bad, "Secret", F.document("3")).status == 503)
+        // Until its first read of etcd, a replica converts with the file layer.
+        #expect(try bad.client().request("POST", "/convert/User", body: #"{"id":"5"}"#).text == #"{"id":5}"#)
         #expect(try F.etag(bad, "Secret") == nil)
     }
 }
