@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+@testable import TransformServer
 
 #if canImport(Glibc)
 import Glibc
@@ -277,6 +278,31 @@ struct ClusterTests {
         #expect(response.header("Retry-After") == "1")
         #expect(response.text.contains(#""code":"unavailable""#))
         #expect(try F.etag(replica, "NoQuorum") == nil)
+    }
+
+    /// A record this server cannot validate (as a newer server might write) is put straight into etcd through the
+    /// gateway client: every replica keeps its running registry and counts the failure; once the record is
+    /// deleted, the next state is served again.
+    @Test func aStateThatDoesNotValidateHereLeavesTheRunningRegistryAndIsCounted() throws {
+        let cluster = try ClusterFixture(replicas: 2)
+        let (a, b) = (cluster.replicas[0], cluster.replicas[1])
+        #expect(try F.put(a, "Good", F.document("good")).status == 201)
+        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+                                options: EtcdHTTP.Options())
+        let key = EtcdRegistryStore(client: client, prefix: cluster.prefix).modelKey("Future")
+        try client.put(key, Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Future","properties":{"x":"int128"}}}"#.utf8))
+        for replica in [a, b] {
+            try F.eventually(20, "the failure was counted") {
+                try replica.client().request("GET", "/metrics").text.contains("\ntransform_registry_apply_failures_total 1\n")
+            }
+            #expect(try F.etag(replica, "Good") != nil)
+            #expect(try F.etag(replica, "Future") == nil)
+        }
+        // Writes validate on the stored state, so they are refused with its problems until it is mended.
+        #expect(try F.put(b, "Blocked", F.document("b")).status == 400)
+        try client.deleteRange(key, end: key + [0])
+        try F.eventually(20, "writes are accepted again") { try F.put(b, "After", F.document("after")).status == 201 }
+        try F.eventually(20, "the write propagated") { try F.etag(a, "After") != nil }
     }
 
     @Test func aReplicaCutOffWhileHistoryIsCompactedReadsEverythingAgain() throws {
