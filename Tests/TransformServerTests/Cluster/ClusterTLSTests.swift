@@ -53,7 +53,9 @@ struct ClusterTLSTests {
         let anonymous = try cluster.addReplica(settings: ["etcdCaFile": "\"\(path("ca.pem"))\""])
         try F.waitUntilReady(trusted)
         #expect(try F.put(trusted, "OverTLS", F.document("tls")).status == 201)
-        #expect(try trusted.client().request("GET", "/health").text.contains(#""synced":true"#))
+        try F.eventually(20, "the watch over TLS runs") {
+            try trusted.client().request("GET", "/health").text.contains(#""synced":true"#)
+        }
         #expect(try anonymous.client().request("GET", "/ready").status == 503)
         #expect(try F.put(anonymous, "OverTLS", F.document("no")).status == 503)
     }
