@@ -78,6 +78,8 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
+        Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
         // The shared registry store (docs/cluster.md).
         Setting(key: "registryStore", kind: .choice(\.registryStore, ["local", "etcd"])),
         Setting(key: "etcdEndpoints", kind: .endpoints(\.etcdEndpoints)),
