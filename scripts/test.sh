@@ -30,13 +30,16 @@ provision() {
 
 # The Swift tests call `python3` (openapi-spec-validator, jsonschema): the environment .build/venv/tests when it
 # can be had; otherwise those tests skip themselves with a note.
+# The cluster tests (a real etcd and several replicas, docs/cluster.md) run on their own after the others: run at
+# the same time, their load can starve the tests that bound a wait at a second or so.
 swift_tests() {
   if needs venv:tests; then
-    PATH=$PYTHON_ENV/bin:$PATH swift test --skip-build
+    PATH=$PYTHON_ENV/bin:$PATH swift test --skip-build --skip '^TransformServerTests\.Cluster'
   else
     echo "(.build/venv/tests could not be made: the openapi-spec-validator and jsonschema checks will skip)"
-    swift test --skip-build
+    swift test --skip-build --skip '^TransformServerTests\.Cluster'
   fi
+  swift test --skip-build --filter '^TransformServerTests\.Cluster'
 }
 
 stage "provision (scripts/provision.sh)" provision
