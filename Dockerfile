@@ -10,7 +10,7 @@ RUN swift build -c release --static-swift-stdlib --product TransformServer \
 
 # Runtime stage: a slim image, non-root, with the binary and the example configuration.
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends zlib1g ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends zlib1g libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home /app transform
 WORKDIR /app

@@ -18,14 +18,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "MapperCore", dependencies: ["CSHA256"], swiftSettings: swiftSettings),
-        // C: the request parser, GNU socket calls, the system zlib, and SHA-256 on the CPU's SHA instructions.
+        // C: the request parser, GNU socket calls, the system zlib and libcurl, and SHA-256 on the CPU's SHA instructions.
         .target(name: "CHTTPParser"),
         .target(name: "CSocket"),
         .target(name: "CSHA256"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system libcurl, for the etcd registry store (docs/cluster.md).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .executableTarget(
             name: "TransformServer",
-            dependencies: ["MapperCore", "CHTTPParser", "CSocket", "CZlib"],
+            dependencies: ["MapperCore", "CHTTPParser", "CSocket", "CZlib", "CCurl"],
             resources: [],
             swiftSettings: swiftSettings
         ),

@@ -28,6 +28,8 @@ TOOLS=(
   "gcc|command -v gcc|gcc|the HTTP benchmark smoke (Benchmarks/http/idle_clients.c)"
   "taskset|command -v taskset|util-linux|the HTTP benchmark smoke (CPU pinning)"
   "unshare|command -v unshare|util-linux|the static binary check (a mount namespace hides the toolchain)"
+  "libcurl-dev|test -e /usr/include/x86_64-linux-gnu/curl/curl.h -o -e /usr/include/aarch64-linux-gnu/curl/curl.h -o -e /usr/include/curl/curl.h|libcurl4-openssl-dev|the build (Sources/CCurl: the etcd registry store, docs/cluster.md)"
+  "etcd|command -v etcd|etcd-server|the cluster tests (swift test: a real three-member etcd, docs/cluster.md)"
 )
 
 field() { local IFS='|'; read -r -a parts <<<"$1"; echo "${parts[$2]}"; }

@@ -3,7 +3,7 @@
 #
 # The portable binary (README): `swift build -c release --static-swift-stdlib` links the Swift runtime and
 # Foundation into .build/release/TransformServer, so it needs no Swift toolchain where it runs — only the C and C++
-# runtime libraries (glibc, libstdc++, libgcc_s) and zlib. This checks it for real:
+# runtime libraries (glibc, libstdc++, libgcc_s), zlib and libcurl. This checks it for real:
 #   1. no libswift*, libFoundation* or libdispatch is among its needed libraries (readelf -d);
 #   2. it runs with the toolchain's runtime folder hidden: in a mount namespace of its own (unshare -m, root), an
 #      empty tmpfs is mounted over the folder the runtime libraries live in, LD_LIBRARY_PATH is empty, and from a

@@ -32,7 +32,8 @@ enum ServerBuilder {
         let overlay: RegistryOverlay?
         do {
             files = try source.files()
-            overlay = try source.overlay()
+            // With etcd, no .registry.json is read or written: the overlay comes from etcd (docs/cluster.md).
+            overlay = configuration.registryStore == "etcd" ? nil : try source.overlay()
         } catch {
             throw .unreadable("\(error)")
         }
@@ -43,15 +44,35 @@ enum ServerBuilder {
             throw .schemas(error.problems)
         }
         var overlayDirectory: String?
-        if case .directory(let path) = source, RegistryOverlayFile.isWritable(path) { overlayDirectory = path }
+        var shared: SharedRegistry?
+        if configuration.registryStore == "etcd" {
+            shared = makeShared(configuration, registry: registry, files: files)
+        } else if case .directory(let path) = source, RegistryOverlayFile.isWritable(path) {
+            overlayDirectory = path
+        }
         let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
-                                    overlayDirectory: overlayDirectory)
+                                    overlayDirectory: overlayDirectory, shared: shared)
         let fileNames = Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
             .union(overlay?.deleted ?? [])
         context.setFileModelNames(fileNames)
         context.metrics.observe(registry: registry)
         context.markLoaded()
+        if let shared {
+            context.metrics.observe(shared: shared)
+            shared.startSync()
+        }
         return Server(context: context)
+    }
+
+    /// The etcd store of `configuration` behind a `SharedRegistry`; its sync loop starts with the server.
+    static func makeShared(_ configuration: ServerConfiguration, registry: SchemaRegistry,
+                           files: [SchemaFile]) -> SharedRegistry {
+        let options = EtcdHTTP.Options(timeoutMs: configuration.etcdTimeoutMs, caFile: configuration.etcdCaFile,
+                                       certFile: configuration.etcdCertFile, keyFile: configuration.etcdKeyFile)
+        let client = EtcdClient(endpoints: configuration.etcdEndpoints, username: configuration.etcdUsername,
+                                password: configuration.etcdPassword, options: options)
+        return SharedRegistry(store: EtcdRegistryStore(client: client, prefix: configuration.etcdPrefix),
+                              registry: registry, files: files, timeoutMs: configuration.etcdTimeoutMs)
     }
 
     /// SIGHUP: re-reads the files, re-applies the overlay, and swaps the registry only if the whole set is valid.
@@ -61,8 +82,12 @@ enum ServerBuilder {
         let source = configuration.schemaSource
         do {
             let files = try source.files()
-            let overlay = try source.overlay()
-            let snapshot = try server.context.registry.load(files, overlay: overlay)
+            let snapshot: RegistrySnapshot
+            if let shared = server.context.shared {
+                snapshot = try shared.reload(files: files)
+            } else {
+                snapshot = try server.context.registry.load(files, overlay: try source.overlay())
+            }
             Log.event("schemas_reloaded", ["models": String(snapshot.modelNames.count)])
         } catch let error as SchemaSetError {
             Log.event("schemas_reload_rejected", ["problems": error.problems.map(\.description).joined(separator: "; ")])

@@ -22,6 +22,12 @@ enum ServeCommand {
             for warning in warnings { StandardIO.error("TransformServer: \(warning)") }
             configuration = value
         }
+        do throws(ConfigurationError) {
+            try configuration.checkCombinations()
+        } catch {
+            StandardIO.error("TransformServer: \(error.description)")
+            exit(2)
+        }
         raiseOpenFilesLimit()
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which

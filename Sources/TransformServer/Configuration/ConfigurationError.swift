@@ -27,6 +27,8 @@ enum ConfigurationError: Error, Equatable {
     case unexpectedArgument(String)
     /// A file or directory that cannot be read (or, for `--config`, does not exist).
     case unreadableFile(path: String, reason: String)
+    /// A setting that another one needs is missing (`etcdEndpoints` with `registryStore: etcd`).
+    case missingSetting(key: String, reason: String)
     /// `server.json` is not the flat JSON object it must be.
     case malformedFile(path: String, line: Int, column: Int, reason: String)
 
@@ -51,6 +53,8 @@ extension ConfigurationError: CustomStringConvertible {
             "serve takes no argument '\(argument)' (options are written --name VALUE)."
         case .unreadableFile(let path, let reason):
             "Cannot read \(path): \(reason)."
+        case .missingSetting(let key, let reason):
+            "The setting \(key) is required \(reason)."
         case .malformedFile(let path, let line, let column, let reason):
             "\(path) is not valid at line \(line), column \(column): \(reason)."
         }

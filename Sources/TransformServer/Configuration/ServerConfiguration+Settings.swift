@@ -19,6 +19,16 @@ extension ServerConfiguration {
             /// A directory path: non-empty, no control characters; in `server.json`, relative to the configuration
             /// directory.
             case directory(any WritableKeyPath<ServerConfiguration, String?> & Sendable)
+            /// A file path, read as `directory` is.
+            case file(any WritableKeyPath<ServerConfiguration, String?> & Sendable)
+            /// One of `words`; in `server.json`, a JSON string.
+            case choice(any WritableKeyPath<ServerConfiguration, String> & Sendable, [String])
+            /// Non-empty text without spaces or control characters (a key prefix).
+            case word(any WritableKeyPath<ServerConfiguration, String> & Sendable)
+            /// The same, unset by default (a user name).
+            case optionalWord(any WritableKeyPath<ServerConfiguration, String?> & Sendable)
+            /// Comma-separated `http://host:port` or `https://host:port` URLs, at least one.
+            case endpoints(any WritableKeyPath<ServerConfiguration, [String]> & Sendable)
         }
 
         /// The `server.json` key (lowerCamelCase).
@@ -70,6 +80,16 @@ extension ServerConfiguration {
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
         Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
         Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
+        // The shared registry store (docs/cluster.md).
+        Setting(key: "registryStore", kind: .choice(\.registryStore, ["local", "etcd"])),
+        Setting(key: "etcdEndpoints", kind: .endpoints(\.etcdEndpoints)),
+        Setting(key: "etcdPrefix", kind: .word(\.etcdPrefix)),
+        Setting(key: "etcdUsername", kind: .optionalWord(\.etcdUsername)),
+        Setting(key: "etcdPassword", kind: .secret(\.etcdPassword)),
+        Setting(key: "etcdCaFile", kind: .file(\.etcdCaFile)),
+        Setting(key: "etcdCertFile", kind: .file(\.etcdCertFile)),
+        Setting(key: "etcdKeyFile", kind: .file(\.etcdKeyFile)),
+        Setting(key: "etcdTimeoutMs", kind: .integer(\.etcdTimeoutMs, positive)),
     ]
 
     static func setting(forKey key: String) -> Setting? {
@@ -89,7 +109,12 @@ extension ServerConfiguration.Setting {
         case .boolean(let property): configuration[keyPath: property] ? "true" : "false"
         case .host(let property): ConfigurationFile.quoted(configuration[keyPath: property])
         case .secret(let property): configuration[keyPath: property] == nil ? "none" : "(redacted)"
-        case .directory(let property): configuration[keyPath: property].map(ConfigurationFile.quoted) ?? "none"
+        case .directory(let property), .file(let property), .optionalWord(let property):
+            configuration[keyPath: property].map(ConfigurationFile.quoted) ?? "none"
+        case .choice(let property, _), .word(let property): ConfigurationFile.quoted(configuration[keyPath: property])
+        case .endpoints(let property):
+            configuration[keyPath: property].isEmpty
+                ? "none" : ConfigurationFile.quoted(configuration[keyPath: property].joined(separator: ","))
         }
     }
 }

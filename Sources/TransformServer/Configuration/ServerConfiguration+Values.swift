@@ -23,9 +23,22 @@ extension ServerConfiguration.Setting {
         case .secret(let property):
             guard Self.isPlain(text, allowingSpaces: false) else { throw badValue(shown, expectation, origin) }
             configuration[keyPath: property] = text
-        case .directory(let property):
+        case .directory(let property), .file(let property):
             guard Self.isPlain(text, allowingSpaces: true) else { throw badValue(shown, expectation, origin) }
             configuration[keyPath: property] = text
+        case .choice(let property, let words):
+            guard words.contains(text) else { throw badValue(shown, expectation, origin) }
+            configuration[keyPath: property] = text
+        case .word(let property):
+            guard Self.isPlain(text, allowingSpaces: false) else { throw badValue(shown, expectation, origin) }
+            configuration[keyPath: property] = text
+        case .optionalWord(let property):
+            guard Self.isPlain(text, allowingSpaces: false) else { throw badValue(shown, expectation, origin) }
+            configuration[keyPath: property] = text
+        case .endpoints(let property):
+            let urls = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard urls.allSatisfy(Self.isEndpoint) else { throw badValue(shown, expectation, origin) }
+            configuration[keyPath: property] = urls
         }
     }
 
@@ -41,9 +54,10 @@ extension ServerConfiguration.Setting {
             configuration[keyPath: property] = number
         case (.boolean(let property), .boolean(let flag)):
             configuration[keyPath: property] = flag
-        case (.host, .string(let text)), (.secret, .string(let text)):
+        case (.host, .string(let text)), (.secret, .string(let text)), (.choice, .string(let text)),
+             (.word, .string(let text)), (.optionalWord, .string(let text)), (.endpoints, .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
-        case (.directory(let property), .string(let text)):
+        case (.directory(let property), .string(let text)), (.file(let property), .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
             if !text.hasPrefix("/") { configuration[keyPath: property] = ServerConfiguration.join(baseDirectory, text) }
         default:
@@ -58,7 +72,11 @@ extension ServerConfiguration.Setting {
         case .boolean: "must be true or false"
         case .host: "must be a non-empty host name or address without spaces or control characters"
         case .secret: "must be non-empty, without spaces or control characters"
-        case .directory: "must be a non-empty path without control characters"
+        case .directory, .file: "must be a non-empty path without control characters"
+        case .choice(_, let words): "must be one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .word, .optionalWord: "must be non-empty, without spaces or control characters"
+        case .endpoints:
+            "must be a comma-separated list of http://host:port or https://host:port URLs, without spaces"
         }
     }
 
@@ -88,6 +106,20 @@ extension ServerConfiguration.Setting {
             value = overflow1 || overflow2 ? Int.max : sum
         }
         return negative ? -value : value
+    }
+
+    /// `http://host:port` or `https://host:port` (a trailing `/` allowed): a non-empty host and a port 1…65535.
+    static func isEndpoint(_ text: String) -> Bool {
+        guard isPlain(text, allowingSpaces: false) else { return false }
+        var rest = Substring(text)
+        if rest.hasPrefix("http://") { rest = rest.dropFirst(7) } else if rest.hasPrefix("https://") {
+            rest = rest.dropFirst(8)
+        } else { return false }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard let colon = rest.lastIndex(of: ":"), colon != rest.startIndex, !rest[..<colon].contains("/"),
+              let port = wholeNumber(String(rest[rest.index(after: colon)...])), (1...65_535).contains(port)
+        else { return false }
+        return true
     }
 
     /// Non-empty, no control characters (C0, DEL), and no spaces unless allowed.

@@ -68,6 +68,21 @@ struct ServerConfiguration: Sendable, Equatable {
     var maxInFlightBodyBytes = 268_435_456
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
+    /// Where registry writes are kept: `local` (the `.registry.json` overlay) or `etcd` (docs/cluster.md).
+    var registryStore = "local"
+    /// The etcd gateway URLs (`http://host:port`, `https://host:port`); required with `etcd`.
+    var etcdEndpoints: [String] = []
+    /// Every etcd key this service writes starts with it.
+    var etcdPrefix = "/transformserver/"
+    /// etcd authentication; the password is never logged.
+    var etcdUsername: String?
+    var etcdPassword: String?
+    /// TLS trust and client certificate for `https` endpoints.
+    var etcdCaFile: String?
+    var etcdCertFile: String?
+    var etcdKeyFile: String?
+    /// Time limit of each request to etcd.
+    var etcdTimeoutMs = 5_000
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.
     var configDirectory: String?
     /// True when neither `--config` nor `./config` exists, so the compiled-in example configuration is used.
@@ -97,5 +112,27 @@ extension ServerConfiguration: CustomStringConvertible {
     /// One `key=value` pair per setting in table order, the admin token redacted (API.md: never logged).
     var description: String {
         ServerConfiguration.settings.map { "\($0.key)=\($0.renderedValue(in: self))" }.joined(separator: " ")
+    }
+}
+
+extension ServerConfiguration {
+    /// Settings that only make sense together (docs/cluster.md): `etcd` needs endpoints, a user name needs its
+    /// password and the reverse, a client certificate needs its key and the reverse.
+    func checkCombinations() throws(ConfigurationError) {
+        if registryStore == "etcd", etcdEndpoints.isEmpty {
+            throw .missingSetting(key: "etcdEndpoints", reason: "when registryStore is \"etcd\"")
+        }
+        if etcdUsername != nil, etcdPassword == nil {
+            throw .missingSetting(key: "etcdPassword", reason: "when etcdUsername is set")
+        }
+        if etcdPassword != nil, etcdUsername == nil {
+            throw .missingSetting(key: "etcdUsername", reason: "when etcdPassword is set")
+        }
+        if etcdCertFile != nil, etcdKeyFile == nil {
+            throw .missingSetting(key: "etcdKeyFile", reason: "when etcdCertFile is set")
+        }
+        if etcdKeyFile != nil, etcdCertFile == nil {
+            throw .missingSetting(key: "etcdCertFile", reason: "when etcdKeyFile is set")
+        }
     }
 }

@@ -58,7 +58,9 @@ struct RequestHandler {
         guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
         let request = Request(head: head, route: route, snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
-        if let model = route.model, !request.snapshot.contains(model), !(route.kind == .schema && head.method == "PUT") {
+        // A write through a shared store decides existence on the committed state, not on this replica's view.
+        let decidedByStore = route.kind == .schema && (head.method == "PUT" || head.method == "DELETE" && context.shared != nil)
+        if let model = route.model, !request.snapshot.contains(model), !decidedByStore {
             return .failure(ErrorResponse.unknownModel(model))
         }
         switch route.kind {
@@ -70,7 +72,7 @@ struct RequestHandler {
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .schema, .schemas:
-            if let failure = SchemasEndpoint.checkPreconditions(request) { return .failure(failure) }
+            if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) { return .failure(failure) }
             if ["PUT", "POST"].contains(head.method) {
                 if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }

@@ -12,15 +12,18 @@ enum SchemasEndpoint {
     /// Writes need `Authorization: Bearer <adminToken>` (compared in constant time); with no token configured the
     /// registry is read-only.
     static func authorize(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse? {
-        let isWrite = (request.route.kind == .schema && ["PUT", "DELETE"].contains(request.head.method))
-            || (request.route.kind == .schemas && request.head.method == "POST")
-        guard isWrite else { return nil }
+        guard isWrite(request.route, method: request.head.method) else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
         guard let header = request.header("authorization"), header.count > 7, header.prefix(7).lowercased() == "bearer ",
               constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
         else { return ErrorResponse.unauthorized() }
         return nil
+    }
+
+    /// `PUT` or `DELETE /schemas/{Model}`, or `POST /schemas`.
+    static func isWrite(_ route: Route, method: String) -> Bool {
+        (route.kind == .schema && (method == "PUT" || method == "DELETE")) || (route.kind == .schemas && method == "POST")
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -33,12 +36,13 @@ enum SchemasEndpoint {
 
     /// RFC 9110 §13.1: `If-Match` on PUT and DELETE (412 unless it names the current version, `*`: any), then
     /// `If-None-Match` — on PUT and DELETE 412 when it names the current version or is `*` and the model exists
-    /// (`*` on PUT: create only if absent), on GET and HEAD 304.
-    static func checkPreconditions(_ request: RequestHandler.Request) -> HTTPResponse? {
+    /// (`*` on PUT: create only if absent), on GET and HEAD 304. With a shared store, `If-Match` on writes is
+    /// judged against the committed state instead (docs/cluster.md).
+    static func checkPreconditions(_ request: RequestHandler.Request, shared: Bool = false) -> HTTPResponse? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
         let current = request.snapshot.entries[name]
         let isWrite = ["PUT", "DELETE"].contains(request.head.method)
-        if isWrite, let ifMatch = request.header("if-match") {
+        if isWrite, !shared, let ifMatch = request.header("if-match") {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
             if !matches { return ErrorResponse.preconditionFailed("If-Match does not match the current version of \(name).") }
@@ -120,6 +124,9 @@ enum SchemasEndpoint {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
         }
+        if let shared = context.shared {
+            return sharedWrite(.put(name: name, body: body, ifMatch: request.header("if-match").map(entityTags)), shared)
+        }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
             let saver = RegistryOverlayFile.Saver(context)
@@ -143,6 +150,7 @@ enum SchemasEndpoint {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
         }
+        if let shared = context.shared { return sharedWrite(.bundle(body: body), shared) }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
             let saver = RegistryOverlayFile.Saver(context)
@@ -164,6 +172,9 @@ enum SchemasEndpoint {
 
     private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
+        if let shared = context.shared {
+            return sharedWrite(.delete(name: name, ifMatch: request.header("if-match").map(entityTags)), shared)
+        }
         return context.registryWrites.withLock { _ in
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
@@ -182,7 +193,7 @@ enum SchemasEndpoint {
         }
     }
 
-    private static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
+    static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
             + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)}".utf8)
     }

@@ -10,6 +10,8 @@ final class ServerContext: Sendable {
     let metrics: MetricsRegistry
     /// Where registry writes are persisted; nil when they live in memory only.
     let overlayDirectory: String?
+    /// The shared registry when `registryStore` is `etcd` (docs/cluster.md); nil with the local overlay file.
+    let shared: SharedRegistry?
     /// Serialises registry writes with their overlay file rewrite.
     let registryWrites = Mutex<Void>(())
     /// Names of the models the schema files define (for the overlay's deletion markers).
@@ -20,8 +22,9 @@ final class ServerContext: Sendable {
     private let batchWorkers: Int
 
     init(configuration: ServerConfiguration, registry: SchemaRegistry, metrics: MetricsRegistry,
-         overlayDirectory: String?) {
+         overlayDirectory: String?, shared: SharedRegistry? = nil) {
         self.configuration = configuration
+        self.shared = shared
         batchWorkers = configuration.resolvedBatchWorkers
         self.registry = registry
         self.metrics = metrics

@@ -185,7 +185,10 @@ final class Connection {
         let route = request.route
         let id = requestId
         let handler = server.handler
-        if body.count <= server.inlineBodyLimit {
+        // A registry write through etcd waits for etcd's answer (longer while etcd elects a leader): never on this
+        // loop, whose other connections keep being served (docs/cluster.md).
+        let waitsOnStore = server.storeWrites != nil && SchemasEndpoint.isWrite(route, method: head.method)
+        if body.count <= server.inlineBodyLimit, !waitsOnStore {
             answer(handler.handle(request, body: body, requestId: id), head: head, route: route, isLast: isLast)
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
@@ -196,7 +199,8 @@ final class Connection {
             let connection = Unchecked(self)
             let routed = Unchecked(request)
             let (fd, reclaimer) = (fd, server.reclaimer)
-            server.workers.async { [loop] in
+            let queue = (waitsOnStore ? server.storeWrites : nil) ?? server.workers.queue()
+            queue.async { [loop] in
                 defer { reclaimer.released(body.count) }
                 guard !Syscall.peerHasLeft(fd) else {
                     return loop.run(connection) { $0.abandon(head: head, route: route) }

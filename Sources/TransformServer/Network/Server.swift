@@ -22,6 +22,8 @@ final class Server: @unchecked Sendable {
     /// Large bodies are converted here so the loops keep serving.
     let workers: WorkerPool
     let inlineBodyLimit = 64 << 10
+    /// Registry writes through etcd, one at a time, off the loops and the conversion workers; nil with `local`.
+    let storeWrites: DispatchQueue?
     let connectionLimits: ConnectionStateMachine.Limits
     let writeTimeout: UInt64
     /// How long a closing connection discards input after its last response (`lingeringCloseMs`); 0: none.
@@ -42,6 +44,7 @@ final class Server: @unchecked Sendable {
         let cores = CoreCount.usable()
         loops = (0..<cores).map { EventLoop(index: $0) }
         workers = WorkerPool(count: cores)
+        storeWrites = context.shared == nil ? nil : DispatchQueue(label: "transform.registry-writes")
         let c = context.configuration
         var limits = ConnectionStateMachine.Limits()
         limits.parser = HTTPRequestParser.Limits(maxRequestTargetBytes: c.maxRequestTargetBytes,

@@ -26,6 +26,8 @@ final class MetricsRegistry: Sendable {
     private let conversions = Mutex(ConversionFamilies())
     /// The schema registry whose figures a scrape reads; set once at start-up.
     private let schemaRegistry = Mutex<SchemaRegistry?>(nil)
+    /// The shared registry whose figures a scrape appends (`registryStore: etcd` only); set once at start-up.
+    private let sharedRegistry = Mutex<SharedRegistry?>(nil)
     private let connectionsActive = Atomic<Int>(0)
     private let connectionsTotal = Atomic<Int>(0)
     /// Reads the `process_*` figures at scrape time; `nil` leaves those families out.
@@ -89,6 +91,11 @@ final class MetricsRegistry: Sendable {
         schemaRegistry.withLock { $0 = registry }
     }
 
+    /// Makes every scrape append the shared registry's families (docs/metrics.md, "Cluster").
+    func observe(shared: SharedRegistry) {
+        sharedRegistry.withLock { $0 = shared }
+    }
+
     // MARK: - Rendering
 
     /// The whole exposition, ready to be the body of a `/metrics` response (`PrometheusExposition.contentType`).
@@ -130,6 +137,10 @@ final class MetricsRegistry: Sendable {
         PrometheusExposition.appendSample(Prefix.metaCacheEntries, models, into: &out)
         out += Header.modelsRegistered
         PrometheusExposition.appendSample(Prefix.modelsRegistered, models, into: &out)
+        if let shared = sharedRegistry.withLock({ $0 }) {
+            let (synced, revision) = shared.status
+            shared.metrics.withLock { $0 }.emit(synced: synced, revision: revision, into: &out)
+        }
         processMetrics()?.emit(into: &out)
     }
 

@@ -50,13 +50,33 @@ import Testing
         Row(key: "lingeringCloseMs", environment: "TRANSFORM_LINGERING_CLOSE_MS", defaultValue: "2000", sample: "0"),
         Row(key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",
             sample: "1000000"),
+        // The etcd registry store (docs/cluster.md).
+        Row(key: "registryStore", environment: "TRANSFORM_REGISTRY_STORE", defaultValue: #""local""#, sample: "etcd"),
+        Row(key: "etcdEndpoints", environment: "TRANSFORM_ETCD_ENDPOINTS", defaultValue: "none",
+            sample: "http://10.0.0.1:2379,https://etcd-1.example:2379/"),
+        Row(key: "etcdPrefix", environment: "TRANSFORM_ETCD_PREFIX", defaultValue: #""/transformserver/""#,
+            sample: "/staging/"),
+        Row(key: "etcdUsername", environment: "TRANSFORM_ETCD_USERNAME", defaultValue: "none", sample: "registry"),
+        Row(key: "etcdPassword", environment: "TRANSFORM_ETCD_PASSWORD", defaultValue: "none", sample: "pa55word"),
+        Row(key: "etcdCaFile", environment: "TRANSFORM_ETCD_CA_FILE", defaultValue: "none", sample: "/etc/etcd/ca.pem"),
+        Row(key: "etcdCertFile", environment: "TRANSFORM_ETCD_CERT_FILE", defaultValue: "none",
+            sample: "/etc/etcd/client.pem"),
+        Row(key: "etcdKeyFile", environment: "TRANSFORM_ETCD_KEY_FILE", defaultValue: "none",
+            sample: "/etc/etcd/client-key.pem"),
+        Row(key: "etcdTimeoutMs", environment: "TRANSFORM_ETCD_TIMEOUT_MS", defaultValue: "5000", sample: "250"),
+    ]
+
+    /// The settings whose `server.json` value is a JSON string.
+    static let textKeys: Set<String> = [
+        "listenHost", "schemaDir", "adminToken", "registryStore", "etcdEndpoints", "etcdPrefix", "etcdUsername",
+        "etcdPassword", "etcdCaFile", "etcdCertFile", "etcdKeyFile",
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
     static func rendered(_ row: Row) -> String {
         switch row.key {
-        case "adminToken": "(redacted)"
-        case "listenHost", "schemaDir": ConfigurationFile.quoted(row.sample)
+        case "adminToken", "etcdPassword": "(redacted)"
+        case _ where textKeys.contains(row.key): ConfigurationFile.quoted(row.sample)
         default: row.sample
         }
     }
@@ -92,7 +112,7 @@ import Testing
     }
 
     @Test(arguments: table) func everyFileKeySetsOnlyItsOwnSetting(_ row: Row) throws {
-        let isText = ["listenHost", "schemaDir", "adminToken"].contains(row.key)
+        let isText = Self.textKeys.contains(row.key)
         let json = isText ? ConfigurationFile.quoted(row.sample) : row.sample
         let files = ServerConfiguration.configFolder(serverJSON: "{\"\(row.key)\": \(json)}")
         let (configuration, _) = try ServerConfiguration.make(files: files).get()
@@ -171,7 +191,10 @@ import Testing
         #expect(warnings.isEmpty)
         let text = try String(contentsOfFile: directory + "/server.json", encoding: .utf8)
         let keys = try ConfigurationFile(parsing: Array(text.utf8), path: "server.json").entries.map(\.key)
-        #expect(keys == Self.table.map(\.key).filter { $0 != "adminToken" })
+        // Every setting with a default; the ones unset by default (secrets, etcd endpoints and files) are absent.
+        let unset: Set<String> = ["adminToken", "etcdEndpoints", "etcdUsername", "etcdPassword", "etcdCaFile",
+                                  "etcdCertFile", "etcdKeyFile"]
+        #expect(keys == Self.table.map(\.key).filter { !unset.contains($0) })
     }
 
     // MARK: - Sources and precedence
@@ -257,6 +280,17 @@ import Testing
         BadValue(key: "schemaDir", json: "{}", text: ""),
         BadValue(key: "adminToken", json: "null", text: "s3cret\n"),
         BadValue(key: "adminToken", json: "42", text: ""),
+        BadValue(key: "registryStore", json: #""Etcd""#, text: "consul"),
+        BadValue(key: "registryStore", json: "true", text: ""),
+        BadValue(key: "etcdEndpoints", json: #""127.0.0.1:2379""#, text: "etcd:2379"),
+        BadValue(key: "etcdEndpoints", json: #""http://a:2379,""#, text: "http://a:2379, http://b:2379"),
+        BadValue(key: "etcdEndpoints", json: #""http://a:99999""#, text: "ftp://a:2379"),
+        BadValue(key: "etcdEndpoints", json: #""https://:2379""#, text: "http://a"),
+        BadValue(key: "etcdPrefix", json: #""""#, text: "a b"),
+        BadValue(key: "etcdUsername", json: "1", text: "me\t"),
+        BadValue(key: "etcdPassword", json: "null", text: "pass word"),
+        BadValue(key: "etcdCaFile", json: "[]", text: ""),
+        BadValue(key: "etcdTimeoutMs", json: "0", text: "-1"),
     ]
 
     @Test(arguments: badValues) func aBadValueInTheFileIsAnErrorNamingTheKey(_ bad: BadValue) throws {
@@ -318,6 +352,45 @@ import Testing
         #expect(configuration.adminToken == "s3cret")
         #expect(!configuration.description.contains("s3cret"))
         #expect(configuration.description.contains("adminToken=(redacted)"))
+    }
+
+    @Test func theEtcdPasswordNeverAppearsInMessagesOrTheDescription() throws {
+        let bad = ServerConfiguration.make(environment: ["TRANSFORM_ETCD_PASSWORD": "hunter2 x"]).failure
+        #expect(bad?.description.contains("hunter2") == false)
+        let (configuration, _) = try ServerConfiguration.make(environment: ["TRANSFORM_ETCD_PASSWORD": "hunter2"]).get()
+        #expect(configuration.etcdPassword == "hunter2")
+        #expect(!configuration.description.contains("hunter2"))
+        #expect(configuration.description.contains("etcdPassword=(redacted)"))
+    }
+
+    @Test func etcdSettingsThatNeedEachOtherAreCheckedTogether() throws {
+        func problem(_ environment: [String: String]) throws -> ConfigurationError? {
+            let (configuration, _) = try ServerConfiguration.make(environment: environment).get()
+            do throws(ConfigurationError) {
+                try configuration.checkCombinations()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try problem(["TRANSFORM_REGISTRY_STORE": "etcd"])
+            == .missingSetting(key: "etcdEndpoints", reason: "when registryStore is \"etcd\""))
+        #expect(try problem(["TRANSFORM_REGISTRY_STORE": "etcd", "TRANSFORM_ETCD_ENDPOINTS": "http://a:2379"]) == nil)
+        #expect(try problem(["TRANSFORM_ETCD_USERNAME": "me"])?.description
+            == "The setting etcdPassword is required when etcdUsername is set.")
+        #expect(try problem(["TRANSFORM_ETCD_PASSWORD": "pw"]) == .missingSetting(key: "etcdUsername",
+                                                                                   reason: "when etcdPassword is set"))
+        #expect(try problem(["TRANSFORM_ETCD_CERT_FILE": "/c.pem"]) == .missingSetting(key: "etcdKeyFile",
+                                                                                       reason: "when etcdCertFile is set"))
+        #expect(try problem(["TRANSFORM_ETCD_KEY_FILE": "/k.pem"]) == .missingSetting(key: "etcdCertFile",
+                                                                                      reason: "when etcdKeyFile is set"))
+        #expect(try problem([:]) == nil)
+    }
+
+    @Test func serveExitsWithStatusTwoWhenEtcdHasNoEndpoints() throws {
+        let output = try ChildProcess.run(["serve", "--port", "0"], environment: ["TRANSFORM_REGISTRY_STORE": "etcd"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("The setting etcdEndpoints is required when registryStore is \"etcd\"."))
     }
 
     @Test func anUnreadableServerJSONIsAnError() {
