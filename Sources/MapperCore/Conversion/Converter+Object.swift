@@ -168,6 +168,7 @@ extension Converter {
                     let end = out.count
                     unusual.update { $0.spans.append((i, valueStart, end)) }
                 }
+                if plan.readByRules, holds[holdsFrame + i] { ruleSpans.append((objectStart, i, valueStart, out.count)) }
             }
         }
         out.append(.closeBrace)
@@ -184,6 +185,7 @@ extension Converter {
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
                         frame: frame)
         checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
+        if model.rules != nil { evaluateRules(of: model, object, objectStart: objectStart, holdsFrame: holdsFrame) }
         if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }
     }
 

@@ -33,6 +33,9 @@ struct Converter {
     let unread: FrameStack<Int>
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
+    /// Where the values that model rules read were written: the object (its output offset), the property, and the
+    /// value's bytes in `out`. An object's entries are the last ones when its rules run, and it removes them.
+    var ruleSpans: [(object: Int, property: Int, start: Int, end: Int)] = []
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,

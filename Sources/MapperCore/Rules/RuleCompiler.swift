@@ -9,13 +9,18 @@ struct RuleCompiler {
     private(set) var slotCount: Int
     /// For each declared variable, the fields the expression selects from it, or nil once it is used whole.
     private(set) var fieldsUsed: [Int: Set<String>?] = [:]
+    /// Variables whose `v.field` selections read a member slot the caller fills (`RuleNode.member`), so that the
+    /// caller need not build the whole map; `members` lists them in slot order.
+    private let memberVariables: Set<Int>
+    private(set) var members: [(variable: Int, field: String)] = []
 
     /// False to resolve names and functions only, with every static type taken as `dyn` (cel-spec's unchecked
     /// evaluation, which the conformance suite asks for in some cases).
     private let checksTypes: Bool
 
-    init(variables: [(name: String, type: RuleType)], checksTypes: Bool = true) {
+    init(variables: [(name: String, type: RuleType)], checksTypes: Bool = true, memberVariables: Set<Int> = []) {
         self.checksTypes = checksTypes
+        self.memberVariables = memberVariables
         var table: [String: (Int, RuleType)] = [:]
         for (slot, variable) in variables.enumerated() { table[variable.name] = (slot, variable.type) }
         self.variables = table
@@ -45,6 +50,11 @@ struct RuleCompiler {
                 }
             }
             let (node, type) = try compileOperand(operand, field: field)
+            if case .variable(let slot) = node, memberVariables.contains(slot) {
+                let index = members.firstIndex { $0.variable == slot && $0.field == field } ?? members.count
+                if index == members.count { members.append((slot, field)) }
+                return test ? (.memberTest(index), .bool) : (.member(index, field), .dyn)
+            }
             guard !checksTypes || type == .map || type == .dyn else {
                 throw RuleSyntaxError(offset: syntax.offset, message: "type '\(type.celName)' has no field '\(field)'")
             }

@@ -6,6 +6,8 @@
 /// allocation. Recursion follows the expression's depth, which the parser bounds.
 struct RuleEvaluator {
     var slots: [RuleValue]
+    /// The member slots of `RuleNode.member` (see `RuleProgram.members`).
+    var members: [RuleValue?] = []
     var steps: Int
     var sizeLeft: Int
 
@@ -41,6 +43,11 @@ struct RuleEvaluator {
             throw RuleFailure(message)
         case .variable(let slot):
             return slots[slot]
+        case .member(let index, let field):
+            guard let value = members[index] else { throw RuleFailure("no such key: \(field)") }
+            return value
+        case .memberTest(let index):
+            return .bool(members[index] != nil)
         case .select(let operand, let field):
             let value = try evaluate(operand)
             guard case .map(let map) = value else {

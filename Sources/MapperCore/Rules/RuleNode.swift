@@ -8,6 +8,10 @@ indirect enum RuleNode: Sendable {
     case failure(String)
     case variable(Int)
     case select(RuleNode, String)
+    /// `v.field` of a member variable: the caller's member slot (nil when absent), with the field for the error.
+    case member(Int, String)
+    /// `has(v.field)` of a member variable.
+    case memberTest(Int)
     /// `has(operand.field)`.
     case test(RuleNode, String)
     case and(RuleNode, RuleNode)

@@ -28,23 +28,28 @@ struct RuleProgram: Sendable {
     /// For each variable (by declaration order) the fields the expression selects from it, or nil when it uses the
     /// variable whole; a variable the expression never names has no entry.
     let fieldsUsed: [Int: Set<String>?]
+    /// The member slots the caller fills for `evaluate(_:members:budget:)`: variable and field, in slot order.
+    let members: [(variable: Int, field: String)]
 
     /// Parses, resolves and type-checks `source` against the declared `variables` (name and static type, in slot
     /// order). Throws with the byte offset of the problem.
     static func compile(_ source: String, variables: [(name: String, type: RuleType)],
-                        checksTypes: Bool = true) throws(RuleSyntaxError) -> RuleProgram {
+                        checksTypes: Bool = true, memberVariables: Set<Int> = []) throws(RuleSyntaxError) -> RuleProgram {
         let syntax = try RuleParser.parse(source)
-        var compiler = RuleCompiler(variables: variables, checksTypes: checksTypes)
+        var compiler = RuleCompiler(variables: variables, checksTypes: checksTypes, memberVariables: memberVariables)
         let (root, type) = try compiler.compile(syntax)
         return RuleProgram(source: source, root: root, type: type, variableCount: variables.count,
-                           slotCount: compiler.slotCount, fieldsUsed: compiler.fieldsUsed)
+                           slotCount: compiler.slotCount, fieldsUsed: compiler.fieldsUsed,
+                           members: compiler.members)
     }
 
     /// Evaluates with `values` bound to the declared variables in order, spending from `budget`.
-    func evaluate(_ values: [RuleValue], budget: inout RuleBudget) -> Result<RuleValue, RuleFailure> {
+    func evaluate(_ values: [RuleValue], members: [RuleValue?] = [],
+                  budget: inout RuleBudget) -> Result<RuleValue, RuleFailure> {
         var slots = values
         if slotCount > values.count { slots.append(contentsOf: repeatElement(.null, count: slotCount - values.count)) }
         var evaluator = RuleEvaluator(slots: slots, steps: budget.steps, sizeLeft: budget.size)
+        evaluator.members = members
         defer {
             budget.steps = max(evaluator.steps, 0)
             budget.size = max(evaluator.sizeLeft, 0)

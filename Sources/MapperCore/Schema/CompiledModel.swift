@@ -39,6 +39,8 @@ final class CompiledModel: Sendable {
     /// `validate.requireAny` groups as property indexes, each with its names for the message.
     let requireAny: [(indexes: [Int], names: [String])]
     let transformToJSON: TransformToJSON?
+    /// `rules`, compiled; nil when the model has none (docs/rules.md).
+    let rules: CompiledRules?
     /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
     /// and there is neither `transformToJSON` nor `unwrap` to apply.
     let wireIsFlat: Bool
@@ -55,7 +57,7 @@ final class CompiledModel: Sendable {
          modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
          willTransform: WillTransform?,
          classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
-         transformToJSON: TransformToJSON?, schema: ModelSchema) {
+         transformToJSON: TransformToJSON?, rules: CompiledRules? = nil, schema: ModelSchema) {
         self.id = id
         self.name = name
         self.parentID = parentID
@@ -70,10 +72,15 @@ final class CompiledModel: Sendable {
         self.required = required
         self.requireAny = requireAny
         self.transformToJSON = transformToJSON
+        self.rules = rules
         self.schema = schema
         var fragments: [UInt8] = []
         let ruled = Set(required + requireAny.flatMap(\.indexes))
-        plans = properties.indices.map { PropertyPlan(properties[$0], ruled: ruled.contains($0), fragments: &fragments) }
+        let read = rules?.readProperties ?? []
+        plans = properties.indices.map {
+            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), readByRules: read.contains($0),
+                         fragments: &fragments)
+        }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
         wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
@@ -118,6 +125,8 @@ struct PropertyPlan: Sendable {
     /// Whether `validate` reads this property (`required`, `requireAny`): only then is it noted that it holds a
     /// value.
     let ruled: Bool
+    /// Whether a model rule reads this property's value: then the conversion notes where the value is written.
+    let readByRules: Bool
     let hasDeclaredDefault: Bool
     /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
     let implicitZero: ImplicitZero?
@@ -147,8 +156,9 @@ struct PropertyPlan: Sendable {
         case isoDate
     }
 
-    init(_ property: CompiledProperty, ruled: Bool, fragments: inout [UInt8]) {
+    init(_ property: CompiledProperty, ruled: Bool, readByRules: Bool, fragments: inout [UInt8]) {
         self.ruled = ruled
+        self.readByRules = readByRules
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
@@ -159,6 +169,7 @@ struct PropertyPlan: Sendable {
         }
         switch value.kind {
         case _ where value.constraints != nil: common = nil
+        case _ where readByRules: common = nil  // the general path notes where the value is written
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url

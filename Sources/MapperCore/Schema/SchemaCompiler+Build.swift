@@ -71,7 +71,9 @@ extension SchemaCompiler {
             rejectsUnknownKeys: resolved(name, \.unknownKeys) ?? false, readTrie: KeyTrie.build(readPaths),
             modelReadKeys: Set(all.map { Array($0.name.utf8) } + rules.flatMap { Self.firstKeys($0.modelForm) }),
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
-            transformToJSON: resolved(name, \.transformToJSON), schema: schema)
+            transformToJSON: resolved(name, \.transformToJSON),
+            rules: resolved(name, \.rules).flatMap { CompiledRules($0, propertyNames: effective.map(\.name)) },
+            schema: schema)
     }
 
     static func firstKeys(_ predicate: Predicate) -> [[UInt8]] {

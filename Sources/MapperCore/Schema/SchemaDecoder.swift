@@ -15,7 +15,7 @@ struct SchemaDecoder {
 
     static let modelKeys: Set<String> = [
         "name", "extends", "properties", "blacklist", "whitelist", "classForDictionary", "willTransform", "validate",
-        "unknownKeys", "transformToJSON", "description",
+        "unknownKeys", "transformToJSON", "description", "rules",
     ]
     static let propertyKeys: Set<String> = [
         "type", "key", "of", "default", "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum",
@@ -67,6 +67,9 @@ struct SchemaDecoder {
         }
         model.transformToJSON = decodeInheritable(document, "transformToJSON", at: pointer) { decoder, value, at in
             decoder.decodeTransformToJSON(value, at: at)
+        }
+        model.rules = decodeInheritable(document, "rules", at: pointer) { decoder, value, at in
+            decoder.decodeRules(value, at: at)
         }
         switch document["unknownKeys"] {
         case nil: break
