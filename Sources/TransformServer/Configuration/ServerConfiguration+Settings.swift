@@ -68,6 +68,7 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        Setting(key: "maxRuleSteps", kind: .integer(\.maxRuleSteps, 100...10_000_000)),
     ]
 
     static func setting(forKey key: String) -> Setting? {

@@ -59,6 +59,8 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
+    /// The step budget of the rule expressions evaluated for one object (docs/rules.md, "Cost model").
+    var maxRuleSteps = 10_000
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.

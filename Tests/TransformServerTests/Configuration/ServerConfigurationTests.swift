@@ -47,6 +47,7 @@ import Testing
         Row(key: "accessLog", environment: "TRANSFORM_ACCESS_LOG", defaultValue: "true", sample: "false"),
         // Ours, after API.md's table.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
+        Row(key: "maxRuleSteps", environment: "TRANSFORM_MAX_RULE_STEPS", defaultValue: "10000", sample: "100"),
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
@@ -242,6 +243,8 @@ import Testing
         BadValue(key: "maxNestingDepth", json: "0", text: "0"),
         BadValue(key: "batchWorkers", json: "-1", text: "-1"),
         BadValue(key: "batchWorkers", json: "257", text: "257"),
+        BadValue(key: "maxRuleSteps", json: "99", text: "99"),
+        BadValue(key: "maxRuleSteps", json: "10000001", text: "10000001"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),
