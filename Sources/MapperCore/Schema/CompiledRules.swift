@@ -27,6 +27,18 @@ final class CompiledRules: Sendable {
     /// Properties whose converted value some rule reads: the conversion notes where each is written.
     let readProperties: Set<Int>
 
+    /// Where each member slot of `program` reads from, and the properties among them.
+    static func sources(of program: RuleProgram, indexByName: [String: Int]) -> ([Source], Set<Int>) {
+        var read = Set<Int>()
+        let sources: [Source] = program.members.map { member in
+            if member.variable == 1 { return .input(member.field) }
+            guard let index = indexByName[member.field] else { return .absent }
+            read.insert(index)
+            return .property(index)
+        }
+        return (sources, read)
+    }
+
     /// The variables every rule sees, in slot order.
     static let variables: [(name: String, type: RuleType)] = [("self", .map), ("input", .map)]
 
@@ -43,12 +55,8 @@ final class CompiledRules: Sendable {
             else { continue }
             if case .some(.none) = program.fieldsUsed[0] { wholeSelf = true }
             if case .some(.none) = program.fieldsUsed[1] { wholeInput = true }
-            let sources: [Source] = program.members.map { member in
-                if member.variable == 1 { return .input(member.field) }
-                guard let index = indexByName[member.field] else { return .absent }
-                read.insert(index)
-                return .property(index)
-            }
+            let (sources, properties) = Self.sources(of: program, indexByName: indexByName)
+            read.formUnion(properties)
             rules.append(Rule(program: program, message: entry.message, path: entry.path, sources: sources))
         }
         guard !rules.isEmpty else { return nil }

@@ -34,13 +34,22 @@ extension SchemaCompiler {
             firstKeys.append(path[0])
         }
 
-        let properties = effective.enumerated().map { index, property in
-            CompiledProperty(
-                name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
-                modelKeyID: index, value: compileValue(property.value, in: schema),
-                hasDeclaredDefault: property.defaultValue != nil)
-        }
         let indexByName = Dictionary(effective.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let properties = effective.enumerated().map { index, property in
+            let value = compileValue(property.value, in: schema)
+            var expression: PropertyExpression?
+            var readValue: CompiledValue?
+            if let source = property.computed {
+                expression = PropertyExpression(source, isComputed: true, element: nil, indexByName: indexByName)
+            } else if let source = property.transform {
+                expression = PropertyExpression(source, isComputed: false, element: value.element, indexByName: indexByName)
+                readValue = value.withoutConstraints
+            }
+            return CompiledProperty(
+                name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
+                modelKeyID: index, value: value, hasDeclaredDefault: property.defaultValue != nil,
+                readValue: readValue, expression: expression)
+        }
         var required = effective.indices.filter { effective[$0].required }
         for name in validate?.required ?? [] { if let i = indexByName[name], !required.contains(i) { required.append(i) } }
         required.sort()

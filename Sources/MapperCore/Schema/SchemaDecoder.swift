@@ -19,7 +19,7 @@ struct SchemaDecoder {
     ]
     static let propertyKeys: Set<String> = [
         "type", "key", "of", "default", "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum",
-        "dateFormat", "encoding", "description",
+        "dateFormat", "encoding", "description", "transform", "computed",
     ]
 
     /// Decodes one model document found at `pointer` of the file. `impliedName` fills in an absent `name`

@@ -39,4 +39,8 @@ struct PropertySchema: Sendable, Equatable {
     var defaultValue: JSONValue?
     var required = false
     var pointer: String
+    /// `transform`: an expression over `value` that replaces the converted value (docs/rules.md).
+    var transform: String?
+    /// `computed`: an expression over `self` that gives the property's value; such a property reads no key.
+    var computed: String?
 }
