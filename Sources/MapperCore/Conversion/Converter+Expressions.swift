@@ -7,14 +7,14 @@ extension Converter {
     /// The rules share the object's budget with its transforms and computed properties. Removes the object's
     /// `ruleSpans`.
     mutating func evaluateRules(of model: CompiledModel, _ object: ValueRef, objectStart: Int, budget: RuleBudget?) {
-        let values = selfValues(model, objectStart: objectStart)
-        while let span = ruleSpans.last, span.object == objectStart { ruleSpans.removeLast() }
+        defer { while let span = ruleSpans.last, span.object == objectStart { ruleSpans.removeLast() } }
         guard let compiled = model.rules else { return }
         var input: RuleMap?
         var budget = budget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
         for rule in compiled.rules {
             let (variables, members) = bindings(rule.sources, wholeSelf: compiled.usesWholeSelf,
-                                                wholeInput: compiled.usesWholeInput, values, model, object, &input)
+                                                wholeInput: compiled.usesWholeInput, count: 2, model, objectStart,
+                                                object, &input)
             let message: String
             switch rule.program.evaluate(variables, members: members, budget: &budget) {
             case .success(.bool(true)): continue
@@ -24,6 +24,28 @@ extension Converter {
             }
             diagnostics.record(path.render(documents) + rule.path, .ruleFailed, message, isError: true)
         }
+    }
+
+    /// Notes a computed property's place for `insertComputed`; false for a property that is read.
+    @inline(never)
+    mutating func deferComputed(_ property: CompiledProperty, _ index: Int, unusual: inout UnusualObjectState?) -> Bool {
+        guard property.expression?.isComputed == true else { return false }
+        let position = out.count
+        unusual.update { $0.computed.append((index, position)) }
+        return true
+    }
+
+    /// After a read property's value is written (from `valueStart` on): its `transform`, then a note of where the
+    /// value is (`ruleSpans`) when an expression reads it.
+    @inline(never)
+    mutating func finishValue(_ property: CompiledProperty, _ index: Int, _ plan: PropertyPlan, of model: CompiledModel,
+                              _ object: ValueRef, objectStart: Int, valueStart: Int, holdsFrame: Int,
+                              unusual: inout UnusualObjectState?) {
+        if plan.hasExpression, holds[holdsFrame + index] {
+            applyTransform(property, index, of: model, object, objectStart: objectStart, valueStart: valueStart,
+                           holdsFrame: holdsFrame, unusual: &unusual)
+        }
+        if plan.readByRules, holds[holdsFrame + index] { ruleSpans.append((objectStart, index, valueStart, out.count)) }
     }
 
     /// `transform` on the value just written at `valueStart` (the property holds one): the expression's result,
@@ -36,10 +58,10 @@ extension Converter {
         var budget = unusual?.ruleBudget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
         defer { unusual.update { $0.ruleBudget = budget } }
         let written = out.written(from: valueStart)
-        let values = selfValues(model, objectStart: objectStart)
         var input: RuleMap?
         var (variables, members) = bindings(expression.sources, wholeSelf: expression.usesWholeSelf,
-                                            wholeInput: expression.usesWholeInput, values, model, object, &input)
+                                            wholeInput: expression.usesWholeInput, count: 3, model, objectStart,
+                                            object, &input)
         func run(_ value: RuleValue) -> Result<RuleValue, RuleFailure> {
             variables[2] = value
             return expression.program.evaluate(variables, members: members, budget: &budget)
@@ -98,9 +120,9 @@ extension Converter {
         for (index, position) in computed {
             let property = model.properties[index]
             let expression = property.expression!
-            let values = selfValues(model, objectStart: objectStart)
             let (variables, members) = bindings(expression.sources, wholeSelf: expression.usesWholeSelf,
-                                                wholeInput: expression.usesWholeInput, values, model, object, &input)
+                                                wholeInput: expression.usesWholeInput, count: 3, model, objectStart,
+                                                object, &input)
             let depth = path.depth
             path.push(.literal(Array(property.name.utf8)))
             defer { path.truncate(to: depth) }
@@ -157,37 +179,41 @@ extension Converter {
 
     // MARK: - Variables
 
-    /// The object's converted values noted so far (`ruleSpans`), by property index.
-    private func selfValues(_ model: CompiledModel, objectStart: Int) -> [RuleValue?] {
-        var values = [RuleValue?](repeating: nil, count: model.properties.count)
+    /// The converted value of property `index` of the object at `objectStart`, if noted (`ruleSpans`).
+    private func propertyValue(_ index: Int, _ model: CompiledModel, objectStart: Int) -> RuleValue? {
         for span in ruleSpans.reversed() {
-            guard span.object == objectStart else { break }
-            values[span.property] = selfValue(out.bytes(span.start..<span.end), as: model.properties[span.property].value)
+            guard span.object == objectStart else { return nil }
+            if span.property == index {
+                return selfValue(out.bytes(span.start..<span.end), as: model.properties[index].value)
+            }
         }
-        return values
+        return nil
     }
 
-    /// The variable values (`self`, `input`, a placeholder for `value`) and member slots of one expression.
-    private func bindings(_ sources: [CompiledRules.Source], wholeSelf: Bool, wholeInput: Bool, _ values: [RuleValue?],
-                          _ model: CompiledModel, _ object: ValueRef, _ input: inout RuleMap?)
+    /// The variable values (`self`, `input`, and a placeholder for a transform's `value`: `count` of them) and the
+    /// member slots of one expression; only the properties it names are read back.
+    private func bindings(_ sources: [CompiledRules.Source], wholeSelf: Bool, wholeInput: Bool, count: Int,
+                          _ model: CompiledModel, _ objectStart: Int, _ object: ValueRef, _ input: inout RuleMap?)
         -> (variables: [RuleValue], members: [RuleValue?])
     {
         var members: [RuleValue?] = []
         members.reserveCapacity(sources.count)
         for source in sources {
             switch source {
-            case .property(let index): members.append(values[index])
+            case .property(let index): members.append(propertyValue(index, model, objectStart: objectStart))
             case .absent: members.append(nil)
             case .input(let key):
                 if input == nil { input = inputMap(object) }
                 members.append(input?[key])
             }
         }
-        var variables: [RuleValue] = [.null, .null, .null]
+        var variables = [RuleValue](repeating: .null, count: count)
         if wholeSelf {
             var map = RuleMap()
             for (index, property) in model.properties.enumerated() {
-                if let value = values[index] { _ = map.insert(.string(property.name), value) }
+                if let value = propertyValue(index, model, objectStart: objectStart) {
+                    _ = map.insert(.string(property.name), value)
+                }
             }
             variables[0] = .map(map)
         }

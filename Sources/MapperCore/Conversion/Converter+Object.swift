@@ -126,12 +126,8 @@ extension Converter {
             // retain and a release of the property and of its value: `properties` is a `let` of a final class, and
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
-                if plan.hasExpression, property.expression!.isComputed {
-                    // Computed after the loop, then inserted here (`insertComputed`).
-                    let position = out.count
-                    unusual.update { $0.computed.append((i, position)) }
-                    return
-                }
+                // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
+                if plan.hasExpression, deferComputed(property, i, unusual: &unusual) { return }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -166,9 +162,9 @@ extension Converter {
                 } else if property.value.isNumeric {
                     TypeCoercion.writeZero(property.value, into: &out)
                 }
-                if plan.hasExpression, holds[holdsFrame + i] {
-                    applyTransform(property, i, of: model, object, objectStart: objectStart, valueStart: valueStart,
-                                   holdsFrame: holdsFrame, unusual: &unusual)
+                if plan.readByRules || plan.hasExpression {
+                    finishValue(property, i, plan, of: model, object, objectStart: objectStart, valueStart: valueStart,
+                                holdsFrame: holdsFrame, unusual: &unusual)
                 }
                 if out.count == valueStart {
                     out.truncate(to: propertyStart)
@@ -178,7 +174,6 @@ extension Converter {
                     let end = out.count
                     unusual.update { $0.spans.append((i, valueStart, end)) }
                 }
-                if plan.readByRules, holds[holdsFrame + i] { ruleSpans.append((objectStart, i, valueStart, out.count)) }
             }
         }
         if let computed = unusual?.computed, !computed.isEmpty {

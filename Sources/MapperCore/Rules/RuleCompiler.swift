@@ -120,19 +120,11 @@ struct RuleCompiler {
     }
 
     static func staticType(of value: RuleValue) -> RuleType {
-        switch value {
+        switch value.typeName {
         case .null: .null
-        case .bool: .bool
-        case .int: .int
-        case .uint: .uint
-        case .double: .double
-        case .string: .string
-        case .bytes: .bytes
-        case .list: .list
-        case .map: .map
         case .timestamp: .timestamp
         case .duration: .duration
-        case .type: .type
+        case let name: RuleType(rawValue: name.rawValue) ?? .dyn
         }
     }
 
