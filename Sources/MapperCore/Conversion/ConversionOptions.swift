@@ -29,6 +29,10 @@ public struct ConversionOptions: Sendable, Equatable {
     /// rendered one arrives (`Diagnostics.deferPointers`); a failure's report is complete either way, and the
     /// count is the same.
     public var keepsEntries = true
+    /// The step budget of the expressions evaluated for one object (`maxRuleSteps`, docs/rules.md).
+    public var maxRuleSteps = 10_000
+    /// Bytes of text and elements of lists an object's expressions may build in total (the body limit).
+    public var maxRuleBytes = 8_388_608
 
     /// The defaults of API.md.
     /// Common values are written without the general conversion (`Converter.writeCommonValue`); off only in the

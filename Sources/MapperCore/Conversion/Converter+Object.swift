@@ -156,6 +156,8 @@ extension Converter {
             // retain and a release of the property and of its value: `properties` is a `let` of a final class, and
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
+                // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
+                if plan.hasExpression, deferComputed(property, i, unusual: &unusual) { return }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -170,7 +172,7 @@ extension Converter {
                 if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
                 let valueStart = out.count
                 if let found {
-                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: property.value)
+                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: property.readValue)
                     if outcome != .value { out.truncate(to: valueStart) }
                     if outcome == .value {
                         holds[holdsFrame + i] = true
@@ -190,6 +192,10 @@ extension Converter {
                 } else if property.value.hasImplicitZero {
                     TypeCoercion.writeZero(isBool: property.value.zeroIsFalse, into: &out)
                 }
+                if plan.readByRules || plan.hasExpression {
+                    finishValue(property, i, plan, of: model, object, objectStart: objectStart, valueStart: valueStart,
+                                holdsFrame: holdsFrame, unusual: &unusual)
+                }
                 if out.count == valueStart {
                     out.truncate(to: propertyStart)
                 } else if flat {
@@ -199,6 +205,10 @@ extension Converter {
                     unusual.update { $0.spans.append((i, valueStart, end)) }
                 }
             }
+        }
+        if let computed = unusual?.computed, !computed.isEmpty {
+            insertComputed(computed, of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
+                           unusual: &unusual)
         }
         out.append(.closeBrace)
 
@@ -214,6 +224,9 @@ extension Converter {
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
                         frame: frame)
         checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
+        if model.usesExpressions {
+            evaluateRules(of: model, object, objectStart: objectStart, budget: unusual?.ruleBudget)
+        }
         if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }
     }
 
@@ -221,7 +234,7 @@ extension Converter {
     /// result is taken apart here, out of line, so that `convertProperties` holds no `Issue?`: destroying one,
     /// even nil, is a runtime call (a release), once per property on the general path.
     @inline(never)
-    private mutating func convertRecordingIssue(_ ref: ValueRef, as value: CompiledValue)
+    mutating func convertRecordingIssue(_ ref: ValueRef, as value: CompiledValue)
         -> (outcome: TypeCoercion.Outcome, hadIssue: Bool)
     {
         let result = convert(ref, as: value)
@@ -337,6 +350,10 @@ struct UnusualObjectState {
     var failedAt = [Int: String]()
     /// Where each property's value was written, for `assembleWireObject`.
     var spans: [(property: Int, start: Int, end: Int)] = []
+    /// Computed properties met in the loop: the property and the output offset where it is to be inserted.
+    var computed: [(property: Int, position: Int)] = []
+    /// What is left of the object's rule budget once a transform or computed property spent some of it.
+    var ruleBudget: RuleBudget?
 }
 
 extension Optional<UnusualObjectState> {

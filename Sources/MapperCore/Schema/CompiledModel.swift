@@ -45,6 +45,11 @@ final class CompiledModel: Sendable {
     /// `validate.requireAny` groups as property indexes, each with its names for the message.
     let requireAny: [(indexes: [Int], names: [String])]
     let transformToJSON: TransformToJSON?
+    /// `rules`, compiled; nil when the model has none (docs/rules.md).
+    let rules: CompiledRules?
+    /// Whether the model has `rules` or a property with `transform` or `computed`: only then does a conversion note
+    /// where values are written and evaluate expressions.
+    let usesExpressions: Bool
     /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
     /// and there is neither `transformToJSON` nor `unwrap` to apply.
     let wireIsFlat: Bool
@@ -61,8 +66,8 @@ final class CompiledModel: Sendable {
          modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
          willTransform: WillTransform?,
          classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
-         transformToJSON: TransformToJSON?, schema: ModelSchema, keepsUnknownKeys: Bool = false,
-         isStrict: Bool = false) {
+         transformToJSON: TransformToJSON?, rules: CompiledRules? = nil, schema: ModelSchema,
+         keepsUnknownKeys: Bool = false, isStrict: Bool = false) {
         self.id = id
         self.name = name
         self.parentID = parentID
@@ -79,10 +84,17 @@ final class CompiledModel: Sendable {
         self.required = required
         self.requireAny = requireAny
         self.transformToJSON = transformToJSON
+        self.rules = rules
+        usesExpressions = rules != nil || properties.contains { $0.expression != nil }
         self.schema = schema
         var fragments: [UInt8] = []
         let ruled = Set(required + requireAny.flatMap(\.indexes))
-        plans = properties.indices.map { PropertyPlan(properties[$0], ruled: ruled.contains($0), fragments: &fragments) }
+        var read = rules?.readProperties ?? []
+        for property in properties { if let expression = property.expression { read.formUnion(expression.readProperties(count: properties.count)) } }
+        plans = properties.indices.map {
+            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), readByRules: read.contains($0),
+                         fragments: &fragments)
+        }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
         wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
@@ -103,16 +115,24 @@ final class CompiledProperty: Sendable {
     /// read), else -1.
     let plainKeyID: Int
     let value: CompiledValue
+    /// What a read value is converted as before its `transform`: `value` without constraints, which apply to the
+    /// transform's result instead; `value` itself for every other property.
+    let readValue: CompiledValue
+    /// `transform` or `computed`, compiled; nil for most properties.
+    let expression: PropertyExpression?
     /// The declared default, converted at registration (set before the snapshot is published, never after).
     nonisolated(unsafe) var defaultValue: CompiledDefault?
     let hasDeclaredDefault: Bool
 
-    init(name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool) {
+    init(name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool,
+         readValue: CompiledValue? = nil, expression: PropertyExpression? = nil) {
+        self.readValue = readValue ?? value
+        self.expression = expression
         self.name = name
         self.keys = keys
         self.keyIDs = keyIDs
         self.modelKeyID = modelKeyID
-        self.plainKeyID = keys.count == 1 && !keys[0].isPath ? keyIDs[0] : -1
+        self.plainKeyID = keys.count == 1 && !keys[0].isPath && expression == nil ? keyIDs[0] : -1
         self.value = value
         self.hasDeclaredDefault = hasDeclaredDefault
     }
@@ -127,6 +147,11 @@ struct PropertyPlan: Sendable {
     /// Whether `validate` reads this property (`required`, `requireAny`): only then is it noted that it holds a
     /// value.
     let ruled: Bool
+    /// Whether a model rule or a property expression reads this property's value: then the conversion notes where
+    /// the value is written.
+    let readByRules: Bool
+    /// Whether the property has a `transform` or `computed` expression (it then takes the general path).
+    let hasExpression: Bool
     let hasDeclaredDefault: Bool
     /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
     let implicitZero: ImplicitZero?
@@ -156,14 +181,18 @@ struct PropertyPlan: Sendable {
         case isoDate
     }
 
-    init(_ property: CompiledProperty, ruled: Bool, fragments: inout [UInt8]) {
+    init(_ property: CompiledProperty, ruled: Bool, readByRules: Bool, fragments: inout [UInt8]) {
         self.ruled = ruled
+        self.readByRules = readByRules
+        hasExpression = property.expression != nil
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
-        implicitZero = value.hasImplicitZero ? (value.zeroIsFalse ? .false : .zero) : nil
+        implicitZero = property.expression?.isComputed == true || !value.hasImplicitZero
+            ? nil : (value.zeroIsFalse ? .false : .zero)
         switch value.kind {
         case _ where value.constraints != nil: common = nil
+        case _ where readByRules || hasExpression: common = nil  // the general path notes where the value is written
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url

@@ -147,7 +147,8 @@ extension JSONSchemaExport {
                             otherwise: injectsValue || property.hasDeclaredDefault ? always : never)
     }
 
-    /// The property's schema with its `description` and `default` from the document that declares it.
+    /// The property's schema with its `description` and `default` from the document that declares it, and
+    /// `readOnly` for a computed property (its value never comes from input).
     private mutating func annotated(_ schema: JSONValue, _ property: CompiledProperty,
                                     of model: CompiledModel) -> JSONValue {
         var current: CompiledModel? = model
@@ -158,6 +159,7 @@ extension JSONSchemaExport {
                     extra.append(("description", text))
                 }
                 if let value = declaration.defaultValue { extra.append(("default", value)) }
+                if declaration.computed != nil { extra.append(("readOnly", .bool(true))) }
                 return Self.adding(extra, to: schema)
             }
             current = owner.parentID.map { snapshot.model($0) }

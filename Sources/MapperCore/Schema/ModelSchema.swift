@@ -17,6 +17,8 @@ struct ModelSchema: Sendable, Equatable {
     var transformToJSON: Inheritable<TransformToJSON> = .inherit
     /// `keyCase`: the wire key of every property without `key`.
     var keyCase: Inheritable<KeyCase> = .inherit
+    /// `rules`: expressions that must hold (docs/rules.md); inherited as `validate` is.
+    var rules: Inheritable<[RuleEntry]> = .inherit
     /// Where the document came from, for problem reports.
     var origin = SchemaOrigin(file: "", pointer: "")
 }
@@ -75,6 +77,16 @@ struct WillTransform: Sendable, Equatable {
 struct ValidateRules: Sendable, Equatable {
     var required: [String] = []
     var requireAny: [[String]] = []
+}
+
+/// One entry of a model's `rules`: a bool expression, the message of its `rule_failed` entry, and where that entry
+/// goes (a JSON Pointer relative to the object; empty for the object itself).
+struct RuleEntry: Sendable, Equatable {
+    var rule: String
+    var message: String
+    var path: String
+    /// The entry's pointer in its schema file, for problems.
+    var pointer: String
 }
 
 /// `transformToJSON`: steps on the wire-form object.

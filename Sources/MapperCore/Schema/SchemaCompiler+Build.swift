@@ -36,15 +36,23 @@ extension SchemaCompiler {
         }
 
         let isStrict = resolved(name, \.strict) ?? false
-        let properties = effective.enumerated().map { index, property in
-            CompiledProperty(
-                name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
-                modelKeyID: index,
-                value: compileValue(property.value, in: schema, optional: property.optional, strict: property.strict,
-                                    insideStrict: property.strict ?? isStrict),
-                hasDeclaredDefault: property.defaultValue != nil)
-        }
         let indexByName = Dictionary(effective.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let properties = effective.enumerated().map { index, property in
+            let value = compileValue(property.value, in: schema, optional: property.optional, strict: property.strict,
+                                     insideStrict: property.strict ?? isStrict)
+            var expression: PropertyExpression?
+            var readValue: CompiledValue?
+            if let source = property.computed {
+                expression = PropertyExpression(source, isComputed: true, element: nil, indexByName: indexByName)
+            } else if let source = property.transform {
+                expression = PropertyExpression(source, isComputed: false, element: value.element, indexByName: indexByName)
+                readValue = value.withoutConstraints
+            }
+            return CompiledProperty(
+                name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
+                modelKeyID: index, value: value, hasDeclaredDefault: property.defaultValue != nil,
+                readValue: readValue, expression: expression)
+        }
         var required = effective.indices.filter { effective[$0].required }
         for name in validate?.required ?? [] { if let i = indexByName[name], !required.contains(i) { required.append(i) } }
         required.sort()
@@ -75,8 +83,9 @@ extension SchemaCompiler {
             rejectsUnknownKeys: resolved(name, \.unknownKeys) == .reject, readTrie: KeyTrie.build(readPaths),
             modelReadKeys: Set(all.map { Array($0.name.utf8) } + rules.flatMap { Self.firstKeys($0.modelForm) }),
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
-            transformToJSON: transformToJSON, schema: schema,
-            keepsUnknownKeys: resolved(name, \.unknownKeys) == .keep, isStrict: isStrict)
+            transformToJSON: transformToJSON,
+            rules: resolved(name, \.rules).flatMap { CompiledRules($0, propertyNames: effective.map(\.name)) },
+            schema: schema, keepsUnknownKeys: resolved(name, \.unknownKeys) == .keep, isStrict: isStrict)
     }
 
     static func firstKeys(_ predicate: Predicate) -> [[UInt8]] {

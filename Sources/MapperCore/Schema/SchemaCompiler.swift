@@ -134,6 +134,7 @@ struct SchemaCompiler {
     }
 
     private mutating func checkRules(_ model: ModelSchema) {
+        checkExpressions(model)
         for rule in model.classRules where !isDescendant(rule.use, of: model.name) {
             problem(model, rule.pointer, "use must name \(model.name) or a model that extends it, not \"\(rule.use)\"")
         }

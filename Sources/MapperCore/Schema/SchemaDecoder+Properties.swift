@@ -25,7 +25,20 @@ extension SchemaDecoder {
         var keys = [MappedKey(name)]
         var defaultValue: JSONValue?
         var required = false
+        var expressions: [String: String] = [:]
         if case .object = value {
+            for member in ["transform", "computed"] {
+                switch value[member] {
+                case nil: break
+                case .string(let text)? where !text.isEmpty: expressions[member] = text
+                case _?: problem(pointer + "/" + member, "\(member) must be a non-empty expression string")
+                }
+            }
+            if expressions.count == 2 { problem(pointer + "/computed", "a property cannot have both transform and computed") }
+            if expressions["computed"] != nil {
+                if value["default"] != nil { problem(pointer + "/default", "a computed property cannot have a default") }
+                if value["required"] != nil { problem(pointer + "/required", "a computed property cannot be required") }
+            }
             switch value["key"] {
             case nil: break
             case .array(let items)?:
@@ -46,7 +59,8 @@ extension SchemaDecoder {
         guard let spec = decodeValue(value, at: pointer, allowed: Self.propertyKeys) else { return nil }
         if keys.isEmpty { keys = [MappedKey(name)] }  // every alternative was a problem; keep compiling the rest
         var property = PropertySchema(
-            name: name, keys: keys, value: spec, defaultValue: defaultValue, required: required, pointer: pointer)
+            name: name, keys: keys, value: spec, defaultValue: defaultValue, required: required, pointer: pointer,
+            transform: expressions["transform"], computed: expressions["computed"])
         property.hasExplicitKey = value["key"] != nil
         if decodeFlag(value, "optional", at: pointer) == true {
             switch spec.type {
@@ -109,7 +123,8 @@ extension SchemaDecoder {
                 return .builtin(builtin)
             }
             guard let element else { return .container(builtin, of: nil) }
-            let elementAllowed = Self.propertyKeys.subtracting(["key", "default", "required", "optional", "strict"])
+            let elementAllowed = Self.propertyKeys.subtracting(
+                ["key", "default", "required", "optional", "strict", "transform", "computed"])
             return decodeValue(element, at: pointer + "/of", allowed: elementAllowed).map { .container(builtin, of: $0) }
         }
         guard Self.isIdentifier(name) else {

@@ -15,11 +15,11 @@ struct SchemaDecoder {
 
     static let modelKeys: Set<String> = [
         "name", "extends", "properties", "blacklist", "whitelist", "classForDictionary", "willTransform", "validate",
-        "unknownKeys", "transformToJSON", "description", "keyCase", "strict",
+        "unknownKeys", "transformToJSON", "description", "keyCase", "strict", "rules",
     ]
     static let propertyKeys: Set<String> = [
         "type", "key", "of", "default", "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum",
-        "dateFormat", "encoding", "description", "nullable", "optional", "strict", "acceptSingle",
+        "dateFormat", "encoding", "description", "nullable", "optional", "strict", "acceptSingle", "transform", "computed",
     ]
 
     /// Decodes one model document found at `pointer` of the file. `impliedName` fills in an absent `name`
@@ -67,6 +67,9 @@ struct SchemaDecoder {
         }
         model.transformToJSON = decodeInheritable(document, "transformToJSON", at: pointer) { decoder, value, at in
             decoder.decodeTransformToJSON(value, at: at)
+        }
+        model.rules = decodeInheritable(document, "rules", at: pointer) { decoder, value, at in
+            decoder.decodeRules(value, at: at)
         }
         switch document["unknownKeys"] {
         case nil: break

@@ -48,4 +48,8 @@ struct PropertySchema: Sendable, Equatable {
     /// `strict`: the property's warnings are errors (`false`: not even in a strict model); nil: the model's.
     var strict: Bool?
     var pointer: String
+    /// `transform`: an expression over `value` that replaces the converted value (docs/rules.md).
+    var transform: String?
+    /// `computed`: an expression over `self` that gives the property's value; such a property reads no key.
+    var computed: String?
 }

@@ -28,6 +28,17 @@ enum JSONPointer {
 
     static func escape(_ token: String) -> String { escape(Array(token.utf8)) }
 
+    /// Whether `text` is RFC 6901 pointer syntax: empty, or `/`-separated tokens whose `~` is always `~0` or `~1`.
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first else { return true }
+        guard first == UInt8(ascii: "/") else { return false }
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "~") {
+            guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "0") || bytes[i + 1] == UInt8(ascii: "1") else { return false }
+        }
+        return true
+    }
+
     static func appending(_ prefix: String, _ token: String) -> String { prefix + "/" + escape(token) }
     static func appending(_ prefix: String, _ index: Int) -> String { prefix + "/" + String(index) }
 }

@@ -93,6 +93,8 @@ enum ConvertCommand {
         var options = parsed.options
         options.maxDepth = configuration.maxNestingDepth
         options.maxReportEntries = configuration.maxReportEntries
+        options.maxRuleSteps = configuration.maxRuleSteps
+        options.maxRuleBytes = configuration.maxBodyBytes
         options.batchWorkers = configuration.resolvedBatchWorkers
         options.keepsEntries = false  // a success is summarised by its count
         let maxLineBytes = configuration.maxNdjsonLineBytes

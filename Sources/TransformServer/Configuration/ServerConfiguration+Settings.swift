@@ -80,6 +80,7 @@ extension ServerConfiguration {
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
         Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
         Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
+        Setting(key: "maxRuleSteps", kind: .integer(\.maxRuleSteps, 100...10_000_000)),
         // The shared registry store (docs/cluster.md).
         Setting(key: "registryStore", kind: .choice(\.registryStore, ["local", "etcd"])),
         Setting(key: "etcdEndpoints", kind: .endpoints(\.etcdEndpoints)),

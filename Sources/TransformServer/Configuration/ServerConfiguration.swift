@@ -66,6 +66,8 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most bytes of announced request bodies (over 64 KiB each) held at once across all connections, from their
     /// head until their answer; a body that does not fit is refused with 503 at once.
     var maxInFlightBodyBytes = 268_435_456
+    /// The step budget of the rule expressions evaluated for one object (docs/rules.md, "Cost model").
+    var maxRuleSteps = 10_000
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// Where registry writes are kept: `local` (the `.registry.json` overlay) or `etcd` (docs/cluster.md).

@@ -71,6 +71,9 @@ struct RequestHandler {
             }
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+        case .rulesEvaluate:
+            if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+            if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .schema, .schemas:
             if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) { return .failure(failure) }
             if ["PUT", "POST"].contains(head.method) {
@@ -112,6 +115,7 @@ struct RequestHandler {
         case .health: return HealthEndpoint.health(context)
         case .ready: return HealthEndpoint.ready(context)
         case .metrics: return MetricsEndpoint.handle(context)
+        case .rulesEvaluate: return RulesEndpoint.handle(request, context: context)
         }
     }
 }

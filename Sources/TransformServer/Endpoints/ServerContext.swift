@@ -43,6 +43,8 @@ final class ServerContext: Sendable {
         var options = ConversionOptions()
         options.maxDepth = configuration.maxNestingDepth
         options.maxReportEntries = configuration.maxReportEntries
+        options.maxRuleSteps = configuration.maxRuleSteps
+        options.maxRuleBytes = configuration.maxBodyBytes
         options.batchWorkers = batchWorkers
         options.keepsEntries = false  // a success answers its count and codes only
         return options

@@ -12,6 +12,7 @@ struct Route: Equatable {
         case health
         case ready
         case metrics
+        case rulesEvaluate
     }
 
     enum Operation: String { case convert, normalize, validate }

@@ -23,6 +23,10 @@ enum Router {
             return nil
         case 2 where !segments.second.isEmpty:
             let first = segments.first
+            if first.equals("rules") {
+                guard segments.second.equals("evaluate") else { return nil }
+                return Route(kind: .rulesEvaluate, template: "/rules/evaluate", methods: .post)
+            }
             let model = String(decoding: segments.second, as: UTF8.self)  // the path is valid UTF-8
             if first.equals("convert") { return conversion(.convert, .single, "/convert/{model}", model) }
             if first.equals("normalize") { return conversion(.normalize, .single, "/normalize/{model}", model) }

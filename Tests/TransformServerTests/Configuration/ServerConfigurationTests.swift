@@ -50,6 +50,7 @@ import Testing
         Row(key: "lingeringCloseMs", environment: "TRANSFORM_LINGERING_CLOSE_MS", defaultValue: "2000", sample: "0"),
         Row(key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",
             sample: "1000000"),
+        Row(key: "maxRuleSteps", environment: "TRANSFORM_MAX_RULE_STEPS", defaultValue: "10000", sample: "100"),
         // The etcd registry store (docs/cluster.md).
         Row(key: "registryStore", environment: "TRANSFORM_REGISTRY_STORE", defaultValue: #""local""#, sample: "etcd"),
         Row(key: "etcdEndpoints", environment: "TRANSFORM_ETCD_ENDPOINTS", defaultValue: "none",
@@ -271,6 +272,8 @@ import Testing
         BadValue(key: "lingeringCloseMs", json: "-1", text: "-1"),
         BadValue(key: "lingeringCloseMs", json: "2147483648", text: "2147483648"),
         BadValue(key: "maxInFlightBodyBytes", json: "0", text: "0"),
+        BadValue(key: "maxRuleSteps", json: "99", text: "99"),
+        BadValue(key: "maxRuleSteps", json: "10000001", text: "10000001"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),

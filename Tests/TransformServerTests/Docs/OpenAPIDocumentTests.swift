@@ -25,6 +25,7 @@ struct OpenAPIDocumentTests {
         "/health",
         "/ready",
         "/metrics",
+        "/rules/evaluate",
     ]
 
     static let documentURL = ChildProcess.packageRoot.appendingPathComponent("docs/openapi.yaml")
