@@ -39,6 +39,11 @@ extension JSONSchemaExport {
     /// The schema of one value of `value`'s type converted with no entry; `nullable` also accepts the inputs that
     /// give no value silently.
     mutating func valueSchema(_ value: CompiledValue, nullable: Bool) -> JSONValue {
+        let schema = plainValueSchema(value, nullable: nullable)
+        return marksUnexpressed ? Self.marking(schema, value) : schema
+    }
+
+    private mutating func plainValueSchema(_ value: CompiledValue, nullable: Bool) -> JSONValue {
         if case .url = value.kind, value.constraints == nil {
             return Self.urlSchema(nil, allowsBlank: nullable, nullable: nullable)
         }

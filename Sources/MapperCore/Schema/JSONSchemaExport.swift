@@ -32,6 +32,11 @@ struct JSONSchemaExport {
     typealias Keywords = [(key: String, value: JSONValue)]
 
     let snapshot: RegistrySnapshot
+    /// Which side of the models the document describes (`output`: docs/lifecycle.md, Views).
+    var view: CompatibilityView = .input
+    /// For compatibility checks only: `x-` markers carry what JSON Schema cannot express, so that a change to it
+    /// is a difference (never set for `GET …/jsonschema`).
+    var marksUnexpressed = false
     /// Finished `$defs` entries by model name.
     private var definitions: [String: JSONValue] = [:]
     /// Models referenced whose definition is still to be built.
@@ -71,6 +76,7 @@ struct JSONSchemaExport {
     /// A value built as `model` (SEMANTICS.md, "Order"): `unwrap` first, then `classForDictionary` on the unwrapped
     /// object (its predicates see the object after `rename`, `remove` and `defaults`), then the chosen model's object.
     private mutating func builtSchema(_ model: CompiledModel) -> JSONValue {
+        if view == .output { return outputDefinition(model) }
         var schema = objectSchema(model, declared: model)
         let steps = model.willTransform
         for rule in model.classRules.reversed() {

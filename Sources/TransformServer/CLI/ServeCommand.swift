@@ -39,7 +39,6 @@ enum ServeCommand {
             exit(1)
         }
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
-        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         // A parent may hand down a blocked signal mask (test runners, some supervisors): unblock ours explicitly.
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -62,6 +61,9 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
+        // Printed once the signals are handled: a supervisor (or a test) that signals right after seeing the line
+        // must not meet the default action, which would end the process.
+        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
     }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// The one table of settings (API.md, Command line): each key with the kind of value it takes and its bounds. The
 /// `server.json` key, the environment variable and the checks all come from here, so a setting cannot exist in one
 /// source and be missing from another.
@@ -19,6 +21,8 @@ extension ServerConfiguration {
             /// A directory path: non-empty, no control characters; in `server.json`, relative to the configuration
             /// directory.
             case directory(any WritableKeyPath<ServerConfiguration, String?> & Sendable)
+            /// One word of a fixed list; in `server.json`, a JSON string.
+            case choice(any WritableKeyPath<ServerConfiguration, String> & Sendable, [String])
         }
 
         /// The `server.json` key (lowerCamelCase).
@@ -68,6 +72,11 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        // docs/lifecycle.md.
+        Setting(key: "maxVersionsPerModel", kind: .integer(\.maxVersionsPerModel, 1...10_000)),
+        Setting(key: "defaultCompatibility", kind: .choice(\.defaultCompatibility,
+                                                           CompatibilityLevel.allCases.map(\.rawValue))),
+        Setting(key: "compatibilityView", kind: .choice(\.compatibilityView, CompatibilityView.allCases.map(\.rawValue))),
     ]
 
     static func setting(forKey key: String) -> Setting? {
@@ -88,6 +97,7 @@ extension ServerConfiguration.Setting {
         case .host(let property): ConfigurationFile.quoted(configuration[keyPath: property])
         case .secret(let property): configuration[keyPath: property] == nil ? "none" : "(redacted)"
         case .directory(let property): configuration[keyPath: property].map(ConfigurationFile.quoted) ?? "none"
+        case .choice(let property, _): ConfigurationFile.quoted(configuration[keyPath: property])
         }
     }
 }

@@ -26,6 +26,9 @@ extension ServerConfiguration.Setting {
         case .directory(let property):
             guard Self.isPlain(text, allowingSpaces: true) else { throw badValue(shown, expectation, origin) }
             configuration[keyPath: property] = text
+        case .choice(let property, let options):
+            guard options.contains(text) else { throw badValue(shown, expectation, origin) }
+            configuration[keyPath: property] = text
         }
     }
 
@@ -41,7 +44,7 @@ extension ServerConfiguration.Setting {
             configuration[keyPath: property] = number
         case (.boolean(let property), .boolean(let flag)):
             configuration[keyPath: property] = flag
-        case (.host, .string(let text)), (.secret, .string(let text)):
+        case (.host, .string(let text)), (.secret, .string(let text)), (.choice, .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
         case (.directory(let property), .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
@@ -59,6 +62,7 @@ extension ServerConfiguration.Setting {
         case .host: "must be a non-empty host name or address without spaces or control characters"
         case .secret: "must be non-empty, without spaces or control characters"
         case .directory: "must be a non-empty path without control characters"
+        case .choice(_, let options): "must be one of " + options.joined(separator: ", ")
         }
     }
 

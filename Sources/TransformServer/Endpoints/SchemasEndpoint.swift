@@ -14,6 +14,7 @@ enum SchemasEndpoint {
     static func authorize(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse? {
         let isWrite = (request.route.kind == .schema && ["PUT", "DELETE"].contains(request.head.method))
             || (request.route.kind == .schemas && request.head.method == "POST")
+            || (request.route.kind == .config && request.head.method == "PUT")
         guard isWrite else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
@@ -70,7 +71,10 @@ enum SchemasEndpoint {
             body += Array("]}".utf8)
             return .json(200, body)
         case (.jsonSchema, _):
-            guard let document = snapshot.jsonSchema(for: request.route.model!) else {
+            // `view=output` answers the output side (docs/lifecycle.md); other parameters are ignored, as on every
+            // registry route.
+            let view: CompatibilityView = request.query["view"] == "output" ? .output : .input
+            guard let document = snapshot.jsonSchema(for: request.route.model!, view: view) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
             let etag = ModelEntry.etag(for: document)
@@ -101,13 +105,14 @@ enum SchemasEndpoint {
             let existed = context.registry.current.contains(name)
             do throws(SchemaSetError) {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                let snapshot = try context.registry.apply(upserts: [file], deletes: [])
+                let snapshot = try context.registry.apply(upserts: [file], deletes: [], checkingCompatibility: true)
                 persist(context)
                 let entry = snapshot.entries[name]!
                 var response = HTTPResponse.json(existed ? 200 : 201, writtenJSON(name, entry, created: !existed))
                 response.headers.append(("ETag", entry.etag))
                 return response
             } catch {
+                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: false) }
                 return ErrorResponse.invalidSchema(error.problems)
             }
         }
@@ -122,7 +127,7 @@ enum SchemasEndpoint {
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
             do throws(SchemaSetError) {
-                let (snapshot, written) = try context.registry.applyBundle(body)
+                let (snapshot, written) = try context.registry.applyBundle(body, checkingCompatibility: true)
                 persist(context)
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
@@ -132,6 +137,7 @@ enum SchemasEndpoint {
                 out.append(UInt8(ascii: "]"))
                 return .json(200, out)
             } catch {
+                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: true) }
                 return ErrorResponse.invalidSchema(error.problems)
             }
         }
@@ -167,8 +173,19 @@ enum SchemasEndpoint {
             return SchemaFile(name: RegistryOverlayFile.name, bytes: entry.document, source: .registry, version: entry.version)
         }
         let deleted = context.fileModelNames.filter { !snapshot.contains($0) }.sorted()
+        // Every name's lifecycle goes with the overlay, except the history of a current file model: file models
+        // count from 1 at each start, so only their configuration is kept.
+        var lifecycles: [String: ModelLifecycle] = [:]
+        for (name, lifecycle) in snapshot.lifecycles {
+            if let entry = snapshot.entries[name], entry.source != .registry {
+                if lifecycle.config != CompatibilityConfig() { lifecycles[name] = ModelLifecycle(config: lifecycle.config) }
+            } else {
+                lifecycles[name] = lifecycle
+            }
+        }
         do {
-            try RegistryOverlayFile.write(RegistryOverlay(models: models, deleted: deleted), in: directory)
+            try RegistryOverlayFile.write(RegistryOverlay(models: models, deleted: deleted, lifecycles: lifecycles),
+                                          in: directory)
         } catch {
             Log.event("registry_persist_failed", ["directory": directory, "error": "\(error)"])
         }

@@ -47,13 +47,17 @@ import Testing
         Row(key: "accessLog", environment: "TRANSFORM_ACCESS_LOG", defaultValue: "true", sample: "false"),
         // Ours, after API.md's table.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
+        Row(key: "maxVersionsPerModel", environment: "TRANSFORM_MAX_VERSIONS_PER_MODEL", defaultValue: "100", sample: "7"),
+        Row(key: "defaultCompatibility", environment: "TRANSFORM_DEFAULT_COMPATIBILITY", defaultValue: "\"none\"",
+            sample: "full_transitive"),
+        Row(key: "compatibilityView", environment: "TRANSFORM_COMPATIBILITY_VIEW", defaultValue: "\"both\"", sample: "output"),
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
     static func rendered(_ row: Row) -> String {
         switch row.key {
         case "adminToken": "(redacted)"
-        case "listenHost", "schemaDir": ConfigurationFile.quoted(row.sample)
+        case "listenHost", "schemaDir", "defaultCompatibility", "compatibilityView": ConfigurationFile.quoted(row.sample)
         default: row.sample
         }
     }
@@ -89,7 +93,7 @@ import Testing
     }
 
     @Test(arguments: table) func everyFileKeySetsOnlyItsOwnSetting(_ row: Row) throws {
-        let isText = ["listenHost", "schemaDir", "adminToken"].contains(row.key)
+        let isText = ["listenHost", "schemaDir", "adminToken", "defaultCompatibility", "compatibilityView"].contains(row.key)
         let json = isText ? ConfigurationFile.quoted(row.sample) : row.sample
         let files = ServerConfiguration.configFolder(serverJSON: "{\"\(row.key)\": \(json)}")
         let (configuration, _) = try ServerConfiguration.make(files: files).get()
@@ -242,6 +246,10 @@ import Testing
         BadValue(key: "maxNestingDepth", json: "0", text: "0"),
         BadValue(key: "batchWorkers", json: "-1", text: "-1"),
         BadValue(key: "batchWorkers", json: "257", text: "257"),
+        BadValue(key: "maxVersionsPerModel", json: "0", text: "0"),
+        BadValue(key: "maxVersionsPerModel", json: "10001", text: "10001"),
+        BadValue(key: "defaultCompatibility", json: "\"sideways\"", text: "sideways"),
+        BadValue(key: "compatibilityView", json: "\"all\"", text: "all"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),
