@@ -55,6 +55,14 @@ struct JSONSchemaExport {
         _ = reference(to: root)
         while let model = pending.popLast() {
             definitions[model.name] = builtSchema(model)
+            // The model's own document under the vendor keyword, so that an import restores it exactly
+            // (docs/lifecycle.md, Import); validators ignore it.
+            if view == .input, !marksUnexpressed, let own = document(of: model) {
+                definitions[model.name] = Self.adding([("x-transform", own)], to: definitions[model.name]!)
+                // Its parent and the models its rules build are defined too, so that the import has them.
+                if let parent = model.parentID { _ = reference(to: snapshot.model(parent)) }
+                for rule in model.classRules { _ = reference(to: snapshot.model(rule.useID)) }
+            }
         }
         return .object([
             ("$schema", .string(Self.dialect)),

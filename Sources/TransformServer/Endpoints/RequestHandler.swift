@@ -86,6 +86,9 @@ struct RequestHandler {
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .jsonSchema:
             request.query = QueryParameters.lenient(rawQuery, keeping: ["view"])
+        case .importSchema:
+            if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+            if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .compatibility, .replay, .config:
             if route.kind != .config {
                 switch QueryParameters.parse(rawQuery, for: route) {
@@ -156,6 +159,7 @@ struct RequestHandler {
         case .versions, .version: return SchemaVersionsEndpoint.handle(request)
         case .config, .compatibility: return SchemaLifecycleEndpoint.handle(request, context: context)
         case .replay: return ReplayEndpoint.handle(request, context: context)
+        case .importSchema: return SchemasEndpoint.importSchema(request, context: context)
         case .health: return HealthEndpoint.health(context)
         case .ready: return HealthEndpoint.ready(context)
         case .metrics: return MetricsEndpoint.handle(context)

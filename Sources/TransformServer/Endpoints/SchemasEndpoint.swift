@@ -15,6 +15,7 @@ enum SchemasEndpoint {
         let isWrite = (request.route.kind == .schema && ["PUT", "DELETE"].contains(request.head.method))
             || (request.route.kind == .schemas && request.head.method == "POST")
             || (request.route.kind == .config && request.head.method == "PUT")
+            || request.route.kind == .importSchema
         guard isWrite else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
@@ -118,11 +119,30 @@ enum SchemasEndpoint {
         }
     }
 
-    private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+    /// `POST /schemas/import` (admin): `{"name": "M", "jsonschema": {…}}` translated and written as one bundle.
+    static func importSchema(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
+        }
+        switch JSONSchemaImport.request(body) {
+        case .failure(let failure): return ErrorResponse.make(400, failure.code, "The import was rejected: \(failure.message).")
+        case .success(let translated):
+            return writeBundle(request, context: context, body: translated.bundle)
+        }
+    }
+
+    private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext,
+                                    body given: [UInt8]? = nil) -> HTTPResponse {
+        let body: [UInt8]
+        if let given {
+            body = given
+        } else {
+            switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
+            case .failure(let response): return response
+            case .success(let bytes): body = Array(bytes)
+            }
         }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current

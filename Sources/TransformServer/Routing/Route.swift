@@ -18,6 +18,8 @@ struct Route: Equatable {
         case compatibility
         /// `POST /schemas/{Model}/replay`.
         case replay
+        /// `POST /schemas/import`.
+        case importSchema
         case health
         case ready
         case metrics

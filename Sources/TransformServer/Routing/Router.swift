@@ -30,6 +30,10 @@ enum Router {
             if first.equals("compare") {
                 return Route(kind: .compare, template: "/compare/{model}", model: model, methods: .post)
             }
+            // `import` is a route, not a model name (docs/lifecycle.md, Import).
+            if first.equals("schemas"), segments.second.equals("import") {
+                return Route(kind: .importSchema, template: "/schemas/import", methods: .post)
+            }
             if first.equals("schemas") {
                 return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: [.get, .put, .delete])
             }

@@ -26,6 +26,7 @@ struct OpenAPIDocumentTests {
         "/schemas/{model}/config",
         "/schemas/{model}/compatibility",
         "/schemas/{model}/replay",
+        "/schemas/import",
         "/health",
         "/ready",
         "/metrics",
