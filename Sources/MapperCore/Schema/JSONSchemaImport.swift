@@ -8,7 +8,8 @@
 //      "properties":{"label":{"type":"string","maxLength":8},     →         "label":{"type":"string","maxLength":8,"required":true},
 //                    "n":{"type":"integer"}}}                                "n":{"type":"int64"}}}
 //
-// Every keyword that has no translation is listed with its JSON Pointer; the models are still written without it.
+// A `oneOf`/`anyOf` of `$ref`s told apart by one `const` property becomes `classForDictionary`. Every keyword that has
+// no translation is listed with its JSON Pointer; the models are still written without it.
 
 /// The translation of one JSON Schema document into a bundle of model documents.
 public struct JSONSchemaImport: Sendable {
@@ -50,6 +51,8 @@ private struct Translator {
     var unsupported: [(pointer: String, message: String)] = []
     /// Definition pointer → model name, for `$ref`s (assigned before translating, so cycles work).
     var names: [String: String] = [:]
+    /// Models that a `oneOf`/`anyOf` picks between: each extends the model that picks it.
+    var pickedBy: [String: String] = [:]
 
     init(root: JSONValue) { self.root = root }
 
@@ -77,6 +80,11 @@ private struct Translator {
             let name = rootName ?? title.map(Self.identifier) ?? "Model"
             definitions.insert((name, "", root), at: 0)
             rootModel = name
+        }
+        for (name, _, schema) in definitions {
+            for rule in discriminated(schema) ?? [] where pickedBy[rule.use] == nil && rule.use != name {
+                pickedBy[rule.use] = name
+            }
         }
         for (name, pointer, schema) in definitions {
             let modelName = pointer.isEmpty ? name : (name == rootModel && rootName != nil ? rootName! : name)
@@ -114,6 +122,7 @@ private struct Translator {
         var properties: [(key: String, value: JSONValue)] = []
         var required: Set<String> = []
         var sources: [(JSONValue, String)] = [(schema, pointer)]
+        if let base = pickedBy[name], schema["allOf"] == nil { document.append(("extends", .string(base))) }
         // `allOf` of one `$ref` (the parent) and local properties: `extends`.
         if case .array(let parts)? = schema["allOf"] {
             for (i, part) in parts.enumerated() {
@@ -140,8 +149,10 @@ private struct Translator {
                 }
             }
             if case .object(let others) = source {
+                let picks = discriminated(source)
                 for member in others where !["type", "properties", "required", "additionalProperties", "allOf"]
-                    .contains(member.key) && !Self.annotations.contains(member.key) {
+                    .contains(member.key) && !Self.annotations.contains(member.key)
+                    && !(picks != nil && (member.key == "oneOf" || member.key == "anyOf")) {
                     note(at + "/" + JSONPointer.escape(member.key), "\(member.key) is not supported on a model")
                 }
             }
@@ -156,7 +167,56 @@ private struct Translator {
         if schema["additionalProperties"] == .bool(false) { document.append(("unknownKeys", .string("reject"))) }
         _ = members
         document.append(("properties", .object(properties)))
+        if let picks = discriminated(schema) {
+            document.append(("classForDictionary", .array(picks.map { pick in
+                .object([("when", .object([("key", .string(pick.key)), ("equals", pick.value)])), ("use", .string(pick.use))])
+            })))
+        }
         return .object(document)
+    }
+
+    /// A `oneOf`/`anyOf` of `$ref`s whose definitions each fix one property (the same key) with a `const` or a
+    /// one-value `enum`: the `classForDictionary` rules that pick between them. Nil otherwise.
+    func discriminated(_ schema: JSONValue) -> [(key: String, value: JSONValue, use: String)]? {
+        guard case .array(let options)? = schema["oneOf"] ?? schema["anyOf"], !options.isEmpty else { return nil }
+        var picks: [(key: String, value: JSONValue, use: String)] = []
+        for option in options {
+            guard case .string(let reference)? = option["$ref"], let target = names[reference],
+                  let definition = Self.resolve(reference, in: root),
+                  case .object(let properties)? = definition["properties"]
+            else { return nil }
+            var found: (String, JSONValue)?
+            for property in properties {
+                if let constant = property.value["const"] { found = (property.key, constant) }
+                else if case .array(let values)? = property.value["enum"], values.count == 1 { found = (property.key, values[0]) }
+                if found != nil { break }
+            }
+            guard let (key, value) = found, picks.first.map({ $0.key == key }) ?? true else { return nil }
+            picks.append((key, value, target))
+        }
+        return picks
+    }
+
+    static func resolve(_ reference: String, in root: JSONValue) -> JSONValue? {
+        guard reference.hasPrefix("#/") else { return nil }
+        var current: JSONValue? = root
+        for token in reference.dropFirst(2).split(separator: "/") {
+            // RFC 6901: `~1` is `/`, `~0` is `~` (in that order).
+            var name = ""
+            var escaped = false
+            for character in token {
+                if escaped {
+                    name.append(character == "1" ? "/" : character == "0" ? "~" : character)
+                    escaped = false
+                } else if character == "~" {
+                    escaped = true
+                } else {
+                    name.append(character)
+                }
+            }
+            current = current?[name]
+        }
+        return current
     }
 
     /// A property name that is not an identifier keeps its wire key through `key`.

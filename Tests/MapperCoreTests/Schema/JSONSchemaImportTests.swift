@@ -103,3 +103,18 @@ struct JSONSchemaImportTests {
         #expect(throws: JSONSchemaImport.Failure.self) { try JSONSchemaImport(Array("[1]".utf8)) }
     }
 }
+
+extension JSONSchemaImportTests {
+    @Test
+    func aOneOfOfReferencesToldApartByAConstIsAClassChoice() throws {
+        let schema = ##"{"title":"Shape","type":"object","properties":{"kind":{"type":"string"}},"oneOf":[{"$ref":"#/$defs/Circle"},{"$ref":"#/$defs/Square"}],"$defs":{"Circle":{"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}}},"Square":{"type":"object","properties":{"kind":{"enum":["square"]},"side":{"type":"number"}}}}}"##
+        let imported = try JSONSchemaImport(Array(schema.utf8))
+        #expect(imported.unsupported.isEmpty, "\(imported.unsupported)")
+        #expect(String(decoding: imported.bundle, as: UTF8.self)
+            == #"{"models":[{"name":"Shape","properties":{"kind":{"type":"string"}},"classForDictionary":[{"when":{"key":"kind","equals":"circle"},"use":"Circle"},{"when":{"key":"kind","equals":"square"},"use":"Square"}]},{"name":"Circle","extends":"Shape","properties":{"kind":{"type":"string","enum":["circle"]},"r":{"type":"double"}}},{"name":"Square","extends":"Shape","properties":{"kind":{"type":"string","enum":["square"]},"side":{"type":"double"}}}]}"#)
+        let registry = SchemaRegistry()
+        try registry.apply(upserts: [SchemaFile(name: "(import)", bytes: imported.bundle, source: .registry)], deletes: [])
+        #expect(Self.run(registry.current, "Shape", #"{"kind":"square","side":2}"#, mode: .strict, output: .model)
+            == #"{"kind":"square","side":2}"#)
+    }
+}
