@@ -64,7 +64,7 @@ struct SchemaCompiler {
             changed = false
             for name in candidates {
                 let ok = chain(of: name).map { $0.allSatisfy { candidates.contains($0.name) } } ?? false
-                    && flattenedProperties(of: name).allSatisfy { references($0.value).isSubset(of: candidates) }
+                    && flattenedProperties(of: name).allSatisfy { $0.value.referencedModels.isSubset(of: candidates) }
                     && models[name]!.classRules.allSatisfy { candidates.contains($0.use) && isDescendant($0.use, of: name) }
                 if !ok {
                     candidates.remove(name)
@@ -73,14 +73,6 @@ struct SchemaCompiler {
             }
         }
         return candidates.sorted()
-    }
-
-    private func references(_ value: ValueSchema) -> Set<String> {
-        switch value.type {
-        case .builtin: return []
-        case .container(_, let element): return element.map(references) ?? []
-        case .model(let name): return [name]
-        }
     }
 
     /// The model's ancestry, root first, or nil when `extends` loops.

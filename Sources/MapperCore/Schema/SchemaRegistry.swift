@@ -78,7 +78,8 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
-            return try publish(documents, earlier: problems, lifecycles: lifecycles, state: &state)
+            return try publish(documents, earlier: problems, lifecycles: lifecycles, state: &state,
+                               persist: { _ in true })!
         }
     }
 
@@ -88,10 +89,21 @@ public final class SchemaRegistry: Sendable {
     public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
                       checkingCompatibility: Bool = false) throws(SchemaSetError) -> RegistrySnapshot
     {
-        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
+        try apply(upserts: upserts, deletes: deletes, source: source, checkingCompatibility: checkingCompatibility,
+                  persist: { _ in true })!
+    }
+
+    /// `apply`, durable first: the new snapshot, valid, compiled and (with `checkingCompatibility`) compatible,
+    /// goes to `persist` before anyone can see it (writers wait meanwhile), and it is published only when `persist`
+    /// says it is saved. Nil when it is not: then nothing changed.
+    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
+                      checkingCompatibility: Bool = false, persist: (RegistrySnapshot) -> Bool)
+        throws(SchemaSetError) -> RegistrySnapshot?
+    {
+        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot? in
             let (documents, problems) = merged(upserts: upserts, deletes: deletes, source: source, state: state)
             return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &state,
-                               checking: checkingCompatibility ? upserts : nil)
+                               checking: checkingCompatibility, persist: persist)
         }
     }
 
@@ -102,7 +114,7 @@ public final class SchemaRegistry: Sendable {
             var scratch = state
             let (documents, problems) = merged(upserts: [file], deletes: [], source: .registry, state: state)
             return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &scratch,
-                               dryRun: true)
+                               dryRun: true, persist: { _ in true })!
         }
     }
 
@@ -122,14 +134,19 @@ public final class SchemaRegistry: Sendable {
     }
 
     /// Sets the compatibility configuration of `name` (existing or not), keeping members that are nil, and
-    /// publishes it with an otherwise unchanged registry. Returns the new snapshot.
-    public func configure(_ name: String, level: CompatibilityLevel?, view: CompatibilityView?) -> RegistrySnapshot {
+    /// publishes it with an otherwise unchanged registry once `persist` has saved it. Returns the new snapshot, or
+    /// nil (nothing changed) when it could not be saved.
+    public func configure(_ name: String, level: CompatibilityLevel?, view: CompatibilityView?,
+                          persist: (RegistrySnapshot) -> Bool = { _ in true }) -> RegistrySnapshot? {
         writer.withLock { state in
             var lifecycle = state.lifecycles[name] ?? ModelLifecycle()
             if let level { lifecycle.config.level = level }
             if let view { lifecycle.config.view = view }
-            state.lifecycles[name] = lifecycle
-            let snapshot = current.replacingLifecycles(state.lifecycles)
+            var lifecycles = state.lifecycles
+            lifecycles[name] = lifecycle
+            let snapshot = current.replacingLifecycles(lifecycles)
+            guard persist(snapshot) else { return nil }
+            state.lifecycles = lifecycles
             published.withLock { $0 = snapshot }
             return snapshot
         }
@@ -139,6 +156,17 @@ public final class SchemaRegistry: Sendable {
     /// bundle. Returns the new snapshot and the names written.
     public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false)
         throws(SchemaSetError) -> (snapshot: RegistrySnapshot, written: [String])
+    {
+        let (snapshot, written) = try applyBundle(body, file: file, checkingCompatibility: checkingCompatibility,
+                                                  persist: { _ in true })
+        return (snapshot!, written)
+    }
+
+    /// `applyBundle`, durable first as `apply(upserts:deletes:source:persist:)` is: a nil snapshot when `persist`
+    /// could not save it (nothing changed).
+    public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false,
+                            persist: (RegistrySnapshot) -> Bool)
+        throws(SchemaSetError) -> (snapshot: RegistrySnapshot?, written: [String])
     {
         let root: JSONValue
         do throws(JSONSyntaxError) {
@@ -170,16 +198,18 @@ public final class SchemaRegistry: Sendable {
         let bundle = SchemaFile(name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
         var written: [String] = []
         for model in models { if case .string(let name)? = model["name"] { written.append(name) } }
-        return (try apply(upserts: [bundle], deletes: deletes, checkingCompatibility: checkingCompatibility), written)
+        return (try apply(upserts: [bundle], deletes: deletes, checkingCompatibility: checkingCompatibility,
+                          persist: persist), written)
     }
 
-    /// Validates and compiles `documents` as the new whole set and publishes it.
+    /// Validates and compiles `documents` as the new whole set and publishes it once `persist` has saved it (nil,
+    /// and nothing changed, when it could not).
     /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
     /// be, so every problem is reported at once.
     private func publish(_ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
-                         lifecycles: [String: ModelLifecycle], state: inout WriterState,
-                         checking written: [SchemaFile]? = nil, dryRun: Bool = false) throws(SchemaSetError)
-        -> RegistrySnapshot
+                         lifecycles: [String: ModelLifecycle], state: inout WriterState, checking: Bool = false,
+                         dryRun: Bool = false, persist: (RegistrySnapshot) -> Bool) throws(SchemaSetError)
+        -> RegistrySnapshot?
     {
         let previous = current.entries
         let now = ModelVersion.now()
@@ -206,7 +236,7 @@ public final class SchemaRegistry: Sendable {
             earlier: earlier)
         guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
         if dryRun { return snapshot }
-        if written != nil {
+        if checking {
             // Validity first (400), then compatibility (409): only models whose bytes change are checked.
             let before = current
             var report = CompatibilityReport()
@@ -217,6 +247,7 @@ public final class SchemaRegistry: Sendable {
             }
             if !report.isCompatible { throw SchemaSetError(problems: [], compatibility: report) }
         }
+        guard persist(snapshot) else { return nil }
         compilations.add(compiled, ordering: .relaxed)
         state.documents = documents
         state.ids = snapshot.ids

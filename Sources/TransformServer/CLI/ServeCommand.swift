@@ -24,12 +24,20 @@ enum ServeCommand {
         }
         raiseOpenFilesLimit()
         signal(SIGPIPE, SIG_IGN)
+        // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
+        // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
+        // its disposition being SIG_IGN, drops it — a lost SIGTERM. So block them here, before any thread exists:
+        // every thread inherits the mask, whatever mask the parent handed down.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_BLOCK, &handled, nil)
         let server: Server
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
         } catch {
             StandardIO.error(error.description)
-            exit(1)
+            exit(error.exitStatus)
         }
         let port: Int
         do throws(SocketError) {
@@ -38,12 +46,6 @@ enum ServeCommand {
             StandardIO.error("TransformServer: \(error.description)")
             exit(1)
         }
-        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
-        // A parent may hand down a blocked signal mask (test runners, some supervisors): unblock ours explicitly.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
@@ -61,8 +63,9 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
-        // Printed once the signals are handled: a supervisor (or a test) that signals right after seeing the line
-        // must not meet the default action, which would end the process.
+        // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
+        // once gets a drain, not the default action that killed the process.
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
         StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
     }

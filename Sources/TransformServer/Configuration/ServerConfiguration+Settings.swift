@@ -72,6 +72,8 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
+        Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
         // docs/lifecycle.md.
         Setting(key: "maxVersionsPerModel", kind: .integer(\.maxVersionsPerModel, 1...10_000)),
         Setting(key: "defaultCompatibility", kind: .choice(\.defaultCompatibility,

@@ -65,6 +65,13 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
+    /// How long a connection that closes after its last response keeps reading and discarding input (its sending
+    /// side already shut), so that input it never read cannot make the kernel reset the connection and destroy the
+    /// response; 0 closes at once.
+    var lingeringCloseMs = 2_000
+    /// Most bytes of announced request bodies (over 64 KiB each) held at once across all connections, from their
+    /// head until their answer; a body that does not fit is refused with 503 at once.
+    var maxInFlightBodyBytes = 268_435_456
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.

@@ -43,8 +43,10 @@ enum SchemaLifecycleEndpoint {
         case .failure(let error): return ErrorResponse.make(400, error.code, "The configuration was rejected: \(error.message).")
         case .success(let wanted):
             return context.registryWrites.withLock { _ in
-                let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view)
-                SchemasEndpoint.persist(context)
+                let saver = RegistryOverlayFile.Saver(context)
+                guard let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view,
+                                                                persist: saver.save)
+                else { return ErrorResponse.notPersisted(saver.failure) }
                 return config(snapshot, name, context)
             }
         }
