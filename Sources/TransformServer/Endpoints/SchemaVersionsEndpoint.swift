@@ -12,13 +12,10 @@ enum SchemaVersionsEndpoint {
         guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(text),
               let kept = lifecycle.version(number)
         else { return ErrorResponse.unknownVersion(name, text) }
-        if let ifNoneMatch = request.header("if-none-match"),
-           SchemasEndpoint.entityTags(ifNoneMatch).contains(where: { $0 == "*" || $0 == kept.etag || $0 == "W/" + kept.etag }) {
-            return HTTPResponse(status: 304, headers: [("ETag", kept.etag)])
+        if let ifNoneMatch = request.header("if-none-match"), SchemasEndpoint.noneMatchFails(ifNoneMatch, etag: kept.etag) {
+            return SchemasEndpoint.notModified(etag: kept.etag)
         }
-        var response = HTTPResponse.json(200, kept.document)
-        response.headers.append(("ETag", kept.etag))
-        return response
+        return SchemasEndpoint.read(kept.document, etag: kept.etag)
     }
 
     /// `{"name": "M", "versions": [{"version": 1, "etag": "\"…\"", "createdAt": "…"}, …]}`.
@@ -30,6 +27,6 @@ enum SchemaVersionsEndpoint {
                 + Array(",\"createdAt\":".utf8) + ErrorResponse.jsonString(version.createdAt) + [UInt8(ascii: "}")]
         }
         body += Array("]}".utf8)
-        return .json(200, body)
+        return SchemasEndpoint.read(body, etag: nil)
     }
 }
