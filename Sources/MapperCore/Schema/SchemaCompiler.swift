@@ -114,6 +114,13 @@ struct SchemaCompiler {
         return result
     }
 
+    /// The properties a model converts: flattened, then `blacklist` and `whitelist` applied.
+    func effectiveProperties(of name: String) -> [PropertySchema] {
+        let blacklist = Set(resolved(name, \.blacklist) ?? [])
+        let whitelist = resolved(name, \.whitelist).map(Set.init)
+        return flattenedProperties(of: name).filter { !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true) }
+    }
+
     func resolved<V>(_ name: String, _ rule: KeyPath<ModelSchema, Inheritable<V>>) -> V? {
         var value: V?
         for model in chain(of: name) ?? [] { value = model[keyPath: rule].resolved(parent: value) }
@@ -130,6 +137,7 @@ struct SchemaCompiler {
                 problem(model, model.origin.pointer + "/transformToJSON/omit/\(i)", "omit names no property \"\(name)\"")
             }
         }
+        checkRoundTrip(model)
         if case .set(let rules) = model.validate {
             let groups = [("required", rules.required)] + rules.requireAny.enumerated().map { ("requireAny/\($0)", $1) }
             for (where_, list) in groups {

@@ -50,7 +50,7 @@ enum CommandHelp {
 
         options:
           --normalize     write the wire form (mapped keys) instead of the model form
-          --from model    read model-form input (with --normalize only)
+          --from model    read model-form input (property names), with or without --normalize
           --strict        turn every warning into an error
           --array         the input is a JSON array of objects
           --dictionary    the input is a JSON object whose values are objects

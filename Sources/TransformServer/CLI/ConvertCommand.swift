@@ -59,9 +59,6 @@ enum ConvertCommand {
         }
         guard !result.model.isEmpty else { throw .missingModel }
         guard batches <= 1 else { throw .conflicting("--array, --dictionary and --ndjson exclude each other.") }
-        guard result.options.input == .wire || normalize else {
-            throw .conflicting("--from model needs --normalize.")
-        }
         result.options.output = normalize ? .wire : .model
         return result
     }

@@ -54,7 +54,6 @@ import Testing
 
     @Test(arguments: [
         (["convert"], "needs a model name"),
-        (["convert", "User", "--from", "model"], "--from model needs --normalize"),
         (["convert", "User", "--bogus"], "unknown option '--bogus'"),
         (["convert", "User", "--array", "--ndjson"], "exclude each other"),
         (["convert", "User", "--from", "json", "--normalize"], "does not take 'json'"),
