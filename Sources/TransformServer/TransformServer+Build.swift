@@ -26,7 +26,8 @@ enum ServerBuilder {
     }
 
     static func build(_ configuration: ServerConfiguration) throws(BuildError) -> Server {
-        let registry = SchemaRegistry(limits: configuration.schemaLimits)
+        let registry = SchemaRegistry(limits: configuration.schemaLimits,
+                                      compatibilityDefaults: configuration.compatibilityDefaults)
         let source = configuration.schemaSource
         let files: [SchemaFile]
         let overlay: RegistryOverlay?

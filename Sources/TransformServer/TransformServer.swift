@@ -23,6 +23,7 @@ enum TransformServer {
         switch command {
         case "convert": status = ConvertCommand.run(arguments)
         case "check": status = CheckCommand.run(arguments)
+        case "import": status = ImportCommand.run(arguments)
         case "healthcheck": status = HealthcheckCommand.run(arguments)
         case "serve": ServeCommand.run(arguments)
         case "-h", "--help", "help":
@@ -40,6 +41,7 @@ enum TransformServer {
                TransformServer convert <Model> [--normalize] [--from model] [--strict]
                                        [--array|--dictionary|--ndjson|--merge] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
+               TransformServer import jsonschema FILE [--name M] [--strict]
                TransformServer healthcheck [URL]
                TransformServer --version
 

@@ -23,6 +23,9 @@ extension JSONSchemaExport {
         var children: [KeyNode] = []
         /// True where the converter reports stray keys under `reject`: an object a key path walks through.
         var restricted = false
+        /// Compatibility documents only: a key read but checked elsewhere (a fallback key, a predicate key) gets a
+        /// marker instead of `{}`, so that adding it is a key added, not a key that accepts everything.
+        var marksReads = false
         /// Value schemas of the properties that read this key alone.
         var values: [JSONValue] = []
         /// Child keys that must be present.
@@ -33,7 +36,7 @@ extension JSONSchemaExport {
             guard let head = path.first else { return body(&self) }
             var index = children.firstIndex { $0.key == head }
             if index == nil {
-                children.append(KeyNode(key: head))
+                children.append(KeyNode(key: head, marksReads: marksReads))
                 index = children.count - 1
             }
             children[index!].visit(path.dropFirst(), body)
@@ -60,6 +63,7 @@ extension JSONSchemaExport {
         /// The schema of this key's value.
         func schema(rejects: Bool) -> JSONValue {
             var parts = values
+            if marksReads && parts.isEmpty && children.isEmpty { return .object([("x-read", .bool(true))]) }
             if !children.isEmpty { parts.append(.object(objectKeywords(rejects: rejects, typed: !required.isEmpty))) }
             return JSONSchemaExport.allOf(parts)
         }
@@ -88,6 +92,7 @@ extension JSONSchemaExport {
         let traced = model.properties.map { Self.sources(of: $0, under: steps) }
         var root = KeyNode(key: [])
         root.restricted = true
+        root.marksReads = marksUnexpressed
         for sources in traced { for path in sources.paths { root.visit(path[...]) { _ in } } }
         root.merge(model.readTrie)
         if declared !== model {
@@ -133,6 +138,7 @@ extension JSONSchemaExport {
         }
         members.append(("type", .string("object")))
         members += root.objectKeywords(rejects: model.rejectsUnknownKeys, typed: false)
+        if marksUnexpressed { members += unexpressedSteps("willTransform", of: declared) }
         rules.removeAll { $0 == Self.always }
         if !rules.isEmpty { members.append(("allOf", .array(rules))) }
         return .object(members)

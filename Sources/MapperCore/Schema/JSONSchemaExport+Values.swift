@@ -48,6 +48,11 @@ extension JSONSchemaExport {
             let schema = valueSchema(plain, nullable: nullable)
             return value.nullable ? Self.allowing(.object([("type", .string("null"))]), in: schema) : schema
         }
+        let schema = plainValueSchema(value, nullable: nullable)
+        return marksUnexpressed ? Self.marking(schema, value) : schema
+    }
+
+    private mutating func plainValueSchema(_ value: CompiledValue, nullable: Bool) -> JSONValue {
         if case .url = value.kind, value.constraints == nil {
             return Self.urlSchema(nil, allowsBlank: nullable, nullable: nullable)
         }
@@ -74,7 +79,7 @@ extension JSONSchemaExport {
     }
 
     /// `schema` widened by `none`: `null` joins a `type` or `enum` keyword where there is one, else an `anyOf`.
-    private static func allowing(_ none: JSONValue, in schema: JSONValue) -> JSONValue {
+    static func allowing(_ none: JSONValue, in schema: JSONValue) -> JSONValue {
         if schema == nonNull { return always }
         guard none == .object([("type", .string("null"))]), case .object(var members) = schema,
               members.contains(where: { $0.key == "type" || $0.key == "enum" })

@@ -32,6 +32,11 @@ struct JSONSchemaExport {
     typealias Keywords = [(key: String, value: JSONValue)]
 
     let snapshot: RegistrySnapshot
+    /// Which side of the models the document describes (`output`: docs/lifecycle.md, Views).
+    var view: CompatibilityView = .input
+    /// For compatibility checks only: `x-` markers carry what JSON Schema cannot express, so that a change to it
+    /// is a difference (never set for `GET …/jsonschema`).
+    var marksUnexpressed = false
     /// Finished `$defs` entries by model name.
     private var definitions: [String: JSONValue] = [:]
     /// Models referenced whose definition is still to be built.
@@ -50,6 +55,14 @@ struct JSONSchemaExport {
         _ = reference(to: root)
         while let model = pending.popLast() {
             definitions[model.name] = builtSchema(model)
+            // The model's own document under the vendor keyword, so that an import restores it exactly
+            // (docs/lifecycle.md, Import); validators ignore it.
+            if view == .input, !marksUnexpressed, let own = document(of: model) {
+                definitions[model.name] = Self.adding([("x-transform", own)], to: definitions[model.name]!)
+                // Its parent and the models its rules build are defined too, so that the import has them.
+                if let parent = model.parentID { _ = reference(to: snapshot.model(parent)) }
+                for rule in model.classRules { _ = reference(to: snapshot.model(rule.useID)) }
+            }
         }
         return .object([
             ("$schema", .string(Self.dialect)),
@@ -71,6 +84,7 @@ struct JSONSchemaExport {
     /// A value built as `model` (SEMANTICS.md, "Order"): `unwrap` first, then `classForDictionary` on the unwrapped
     /// object (its predicates see the object after `rename`, `remove` and `defaults`), then the chosen model's object.
     private mutating func builtSchema(_ model: CompiledModel) -> JSONValue {
+        if view == .output { return outputDefinition(model) }
         var schema = objectSchema(model, declared: model)
         let steps = model.willTransform
         for rule in model.classRules.reversed() {

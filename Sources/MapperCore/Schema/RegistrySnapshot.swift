@@ -9,20 +9,51 @@ public final class RegistrySnapshot: Sendable {
     private let names: KeyIndex
     /// The model id of each name in `names`.
     private let nameIDs: [Int]
+    /// Each name's `X-Model-Version` value, by position in `names` (rendered once per snapshot, so a conversion
+    /// response writes it without formatting a number).
+    private let versionTexts: [String?]
+    /// Stable name → id assignments of the registry this snapshot belongs to.
+    let ids: [String: Int]
     /// Registry facts per model name.
     public let entries: [String: ModelEntry]
+    /// Every name's kept versions, counter and configuration (names deleted through the API included).
+    public let lifecycles: [String: ModelLifecycle]
+    /// The decoded schemas the models were compiled from (for compiling pinned versions).
+    let schemas: [String: ModelSchema]
+    let limits: SchemaLimits
+    /// Pinned versions compiled from this snapshot, per model name (`pinned(_:version:)`).
+    let pinnedCache = Locked<[String: PinnedVersions]>([:])
     /// Resolves defaults while this snapshot is being built; nil once published.
     nonisolated(unsafe) var defaultResolver: DefaultResolver?
 
-    init(models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry]) {
+    init(models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry],
+         lifecycles: [String: ModelLifecycle] = [:], schemas: [String: ModelSchema] = [:],
+         limits: SchemaLimits = SchemaLimits()) {
         self.models = models
         let named = ids.sorted { $0.value < $1.value }
         names = KeyIndex(named.map { Array($0.key.utf8) })
         nameIDs = named.map(\.value)
+        versionTexts = named.map { entries[$0.key].map { String($0.version) } }
+        self.ids = ids
         self.entries = entries
+        self.lifecycles = lifecycles
+        self.schemas = schemas
+        self.limits = limits
     }
 
     static let empty = RegistrySnapshot(models: [], ids: [:], entries: [:])
+
+    /// The same registry with other lifecycles (a configuration change): the compiled models are shared.
+    func replacingLifecycles(_ lifecycles: [String: ModelLifecycle]) -> RegistrySnapshot {
+        RegistrySnapshot(models: models, ids: ids, entries: entries, lifecycles: lifecycles, schemas: schemas,
+                         limits: limits)
+    }
+
+    /// The current version number of a model as text (the `X-Model-Version` header), found like the model.
+    public func versionText(of name: String) -> String? {
+        guard let position = name.withUTF8Bytes({ names.id(of: UnsafeRawBufferPointer($0)) }) else { return nil }
+        return versionTexts[position]
+    }
 
     func model(_ id: Int) -> CompiledModel { models[id]! }
 

@@ -10,6 +10,8 @@ public struct SchemaLimits: Sendable, Equatable {
     public var maxModels = 10_000
     /// Largest converted form of one `default` value, in bytes.
     public var maxDefaultBytes = 65_536
+    /// Most versions kept per model (docs/lifecycle.md, History), 1…10000.
+    public var maxVersionsPerModel = 100
 
     /// The documented defaults.
     public init() {}

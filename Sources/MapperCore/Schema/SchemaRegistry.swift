@@ -19,11 +19,18 @@ public final class SchemaRegistry: Sendable {
     struct WriterState {
         var documents: [String: SchemaDocumentEntry] = [:]
         var ids: [String: Int] = [:]
+        /// Every name's history, counter and configuration (deleted names' too).
+        var lifecycles: [String: ModelLifecycle] = [:]
     }
 
+    /// The compatibility level and view of models without their own (settings `defaultCompatibility`,
+    /// `compatibilityView`).
+    public let compatibilityDefaults: CompatibilityConfig
+
     /// Creates an empty registry.
-    public init(limits: SchemaLimits = SchemaLimits()) {
+    public init(limits: SchemaLimits = SchemaLimits(), compatibilityDefaults: CompatibilityConfig = CompatibilityConfig()) {
         self.limits = limits
+        self.compatibilityDefaults = compatibilityDefaults
         published = Locked(RegistrySnapshot.empty)
         writer = Locked(WriterState())
     }
@@ -53,7 +60,17 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
+            var lifecycles = state.lifecycles
             if let overlay {
+                // The overlay is authoritative at start-up; on a reload, history this process recorded later
+                // (a file model's, which the overlay does not hold) stays, with the overlay's configuration.
+                for (name, lifecycle) in overlay.lifecycles {
+                    if let running = lifecycles[name], running.lastVersion > lifecycle.lastVersion {
+                        lifecycles[name]!.config = lifecycle.config
+                    } else {
+                        lifecycles[name] = lifecycle
+                    }
+                }
                 for name in overlay.deleted { documents[name] = nil }
                 for file in overlay.models {
                     for document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
@@ -61,49 +78,94 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
-            return try publish(documents, earlier: problems, state: &state, persist: { _ in true })!
+            return try publish(documents, earlier: problems, lifecycles: lifecycles, state: &state,
+                               persist: { _ in true })!
         }
     }
 
-    /// Registers or replaces `upserts` and removes `deletes` atomically (the API's writes).
-    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry)
-        throws(SchemaSetError) -> RegistrySnapshot
+    /// Registers or replaces `upserts` and removes `deletes` atomically (the API's writes). With
+    /// `checkingCompatibility`, every written model whose bytes change is checked at its configured level first
+    /// (docs/lifecycle.md): an incompatible change throws with `compatibility` set and changes nothing.
+    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
+                      checkingCompatibility: Bool = false) throws(SchemaSetError) -> RegistrySnapshot
     {
-        try apply(upserts: upserts, deletes: deletes, source: source, persist: { _ in true })!
+        try apply(upserts: upserts, deletes: deletes, source: source, checkingCompatibility: checkingCompatibility,
+                  persist: { _ in true })!
     }
 
-    /// `apply`, durable first: the new snapshot, valid and compiled, goes to `persist` before anyone can see it
-    /// (writers wait meanwhile), and it is published only when `persist` says it is saved. Nil when it is not:
-    /// then nothing changed.
+    /// `apply`, durable first: the new snapshot, valid, compiled and (with `checkingCompatibility`) compatible,
+    /// goes to `persist` before anyone can see it (writers wait meanwhile), and it is published only when `persist`
+    /// says it is saved. Nil when it is not: then nothing changed.
     public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
-                      persist: (RegistrySnapshot) -> Bool) throws(SchemaSetError) -> RegistrySnapshot?
+                      checkingCompatibility: Bool = false, persist: (RegistrySnapshot) -> Bool)
+        throws(SchemaSetError) -> RegistrySnapshot?
     {
         try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot? in
-            var problems: [SchemaProblem] = []
-            var documents = state.documents
-            for name in deletes { documents[name] = nil }
-            for file in upserts {
-                for var document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
-                    document.source = source
-                    documents[document.schema.name] = document
-                }
+            let (documents, problems) = merged(upserts: upserts, deletes: deletes, source: source, state: state)
+            return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &state,
+                               checking: checkingCompatibility, persist: persist)
+        }
+    }
+
+    /// The registry as it would be after writing `file` (one model document), compiled but not published: for
+    /// dry runs and replays. Throws its problems when it is invalid.
+    public func propose(_ file: SchemaFile) throws(SchemaSetError) -> RegistrySnapshot {
+        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
+            var scratch = state
+            let (documents, problems) = merged(upserts: [file], deletes: [], source: .registry, state: state)
+            return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &scratch,
+                               dryRun: true, persist: { _ in true })!
+        }
+    }
+
+    private func merged(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source, state: WriterState)
+        -> ([String: SchemaDocumentEntry], [SchemaProblem])
+    {
+        var problems: [SchemaProblem] = []
+        var documents = state.documents
+        for name in deletes { documents[name] = nil }
+        for file in upserts {
+            for var document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
+                document.source = source
+                documents[document.schema.name] = document
             }
-            return try publish(documents, earlier: problems, state: &state, persist: persist)
+        }
+        return (documents, problems)
+    }
+
+    /// Sets the compatibility configuration of `name` (existing or not), keeping members that are nil, and
+    /// publishes it with an otherwise unchanged registry once `persist` has saved it. Returns the new snapshot, or
+    /// nil (nothing changed) when it could not be saved.
+    public func configure(_ name: String, level: CompatibilityLevel?, view: CompatibilityView?,
+                          persist: (RegistrySnapshot) -> Bool = { _ in true }) -> RegistrySnapshot? {
+        writer.withLock { state in
+            var lifecycle = state.lifecycles[name] ?? ModelLifecycle()
+            if let level { lifecycle.config.level = level }
+            if let view { lifecycle.config.view = view }
+            var lifecycles = state.lifecycles
+            lifecycles[name] = lifecycle
+            let snapshot = current.replacingLifecycles(lifecycles)
+            guard persist(snapshot) else { return nil }
+            state.lifecycles = lifecycles
+            published.withLock { $0 = snapshot }
+            return snapshot
         }
     }
 
     /// `POST /schemas`: `{"models": […], "delete": ["A", …]}` applied atomically, references resolved inside the
     /// bundle. Returns the new snapshot and the names written.
-    public func applyBundle(_ body: [UInt8], file: String = "(request)") throws(SchemaSetError)
-        -> (snapshot: RegistrySnapshot, written: [String])
+    public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false)
+        throws(SchemaSetError) -> (snapshot: RegistrySnapshot, written: [String])
     {
-        let (snapshot, written) = try applyBundle(body, file: file, persist: { _ in true })
+        let (snapshot, written) = try applyBundle(body, file: file, checkingCompatibility: checkingCompatibility,
+                                                  persist: { _ in true })
         return (snapshot!, written)
     }
 
     /// `applyBundle`, durable first as `apply(upserts:deletes:source:persist:)` is: a nil snapshot when `persist`
     /// could not save it (nothing changed).
-    public func applyBundle(_ body: [UInt8], file: String = "(request)", persist: (RegistrySnapshot) -> Bool)
+    public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false,
+                            persist: (RegistrySnapshot) -> Bool)
         throws(SchemaSetError) -> (snapshot: RegistrySnapshot?, written: [String])
     {
         let root: JSONValue
@@ -136,7 +198,8 @@ public final class SchemaRegistry: Sendable {
         let bundle = SchemaFile(name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
         var written: [String] = []
         for model in models { if case .string(let name)? = model["name"] { written.append(name) } }
-        return (try apply(upserts: [bundle], deletes: deletes, persist: persist), written)
+        return (try apply(upserts: [bundle], deletes: deletes, checkingCompatibility: checkingCompatibility,
+                          persist: persist), written)
     }
 
     /// Validates and compiles `documents` as the new whole set and publishes it once `persist` has saved it (nil,
@@ -144,37 +207,51 @@ public final class SchemaRegistry: Sendable {
     /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
     /// be, so every problem is reported at once.
     private func publish(_ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
-                         state: inout WriterState, persist: (RegistrySnapshot) -> Bool)
-        throws(SchemaSetError) -> RegistrySnapshot?
+                         lifecycles: [String: ModelLifecycle], state: inout WriterState, checking: Bool = false,
+                         dryRun: Bool = false, persist: (RegistrySnapshot) -> Bool) throws(SchemaSetError)
+        -> RegistrySnapshot?
     {
-        var compiler = SchemaCompiler(models: documents.values.map(\.schema), ids: state.ids, limits: limits)
-        compiler.validateSet()
-        var compiled: [CompiledModel] = []
-        for name in compiler.buildable() { compiled.append(compiler.build(name)) }
-        var problems = earlier + compiler.problems
-        var table = [CompiledModel?](repeating: nil, count: (compiler.ids.values.max() ?? -1) + 1)
-        for model in compiled { table[model.id] = model }
         let previous = current.entries
+        let now = ModelVersion.now()
+        var lifecycles = lifecycles
         var entries: [String: ModelEntry] = [:]
         for (name, document) in documents {
-            let etag = ModelEntry.etag(for: document.canonical)
-            var version = 1
-            if let old = previous[name] { version = old.document == document.canonical ? old.version : old.version + 1 }
-            if let kept = document.version { version = kept }
-            entries[name] = ModelEntry(version: version, etag: etag, source: document.source, document: document.canonical)
+            var lifecycle = lifecycles[name] ?? ModelLifecycle()
+            let version: Int
+            if let kept = document.version {
+                lifecycle.adopt(document.canonical, version: kept, createdAt: now, keep: limits.maxVersionsPerModel)
+                version = kept
+            } else if let old = previous[name], old.document == document.canonical {
+                version = old.version
+            } else {
+                // A new name, a changed document, or a re-created one: the counter never goes back.
+                version = lifecycle.append(document.canonical, createdAt: now, keep: limits.maxVersionsPerModel)
+            }
+            lifecycles[name] = lifecycle
+            entries[name] = ModelEntry(version: version, etag: ModelEntry.etag(for: document.canonical),
+                                       source: document.source, document: document.canonical)
         }
-        let snapshot = RegistrySnapshot(models: table, ids: compiler.ids, entries: entries)
-        let resolver = DefaultResolver(schemas: documents.mapValues(\.schema), limits: limits)
-        resolver.snapshot = snapshot
-        snapshot.defaultResolver = resolver
-        resolver.resolveAll(compiled)
-        snapshot.defaultResolver = nil
-        problems += resolver.problems
+        let (snapshot, compiled, problems) = RegistrySnapshot.compile(
+            documents.mapValues(\.schema), ids: state.ids, limits: limits, entries: entries, lifecycles: lifecycles,
+            earlier: earlier)
         guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
+        if dryRun { return snapshot }
+        if checking {
+            // Validity first (400), then compatibility (409): only models whose bytes change are checked.
+            let before = current
+            var report = CompatibilityReport()
+            for name in documents.keys.sorted() where previous[name]?.document != documents[name]!.canonical
+                && documents[name]!.source == .registry {
+                let (level, view) = before.effectiveConfig(of: name, defaults: compatibilityDefaults)
+                before.checkCompatibility(of: name, proposed: snapshot, level: level, view: view, into: &report)
+            }
+            if !report.isCompatible { throw SchemaSetError(problems: [], compatibility: report) }
+        }
         guard persist(snapshot) else { return nil }
-        compilations.add(compiled.count, ordering: .relaxed)
+        compilations.add(compiled, ordering: .relaxed)
         state.documents = documents
-        state.ids = compiler.ids
+        state.ids = snapshot.ids
+        state.lifecycles = lifecycles
         published.withLock { $0 = snapshot }
         return snapshot
     }
@@ -210,11 +287,14 @@ public struct RegistryOverlay: Sendable {
     public var models: [SchemaFile]
     /// Names hidden from the schema files.
     public var deleted: [String]
+    /// The history, counter and configuration of every API-written name (deleted ones too).
+    public var lifecycles: [String: ModelLifecycle]
 
     /// Creates an overlay.
-    public init(models: [SchemaFile], deleted: [String]) {
+    public init(models: [SchemaFile], deleted: [String], lifecycles: [String: ModelLifecycle] = [:]) {
         self.models = models
         self.deleted = deleted
+        self.lifecycles = lifecycles
     }
 }
 
@@ -222,6 +302,14 @@ public struct RegistryOverlay: Sendable {
 public struct SchemaSetError: Error, Sendable, Equatable {
     /// Every problem, with file and JSON Pointer.
     public var problems: [SchemaProblem]
+    /// Set instead of problems when the set is valid but a change breaks a model's compatibility level.
+    public var compatibility: CompatibilityReport?
+
+    /// Creates the error.
+    public init(problems: [SchemaProblem], compatibility: CompatibilityReport? = nil) {
+        self.problems = problems
+        self.compatibility = compatibility
+    }
 }
 
 /// One model document of the registry, decoded, with its canonical bytes.

@@ -15,6 +15,7 @@ enum CommandHelp {
         case "serve": serve
         case "convert": convert
         case "check": check
+        case "import": importSchema
         case "healthcheck": healthcheck
         case "help", "-h", "--help": TransformServer.usage
         default: nil
@@ -77,6 +78,23 @@ enum CommandHelp {
 
         exit status: 0 no problems; 1 problems (listed on standard output); 2 a usage error, or DIR is missing,
         unreadable, or a configuration folder rather than its schemas/.
+
+        """
+
+    static let importSchema = """
+        usage: TransformServer import jsonschema FILE [--name M] [--strict]
+
+        Writes the model documents of the JSON Schema document FILE to standard output as one bundle
+        {"models": [...]} (docs/lifecycle.md, Import). Our own export (GET /schemas/{Model}/jsonschema) imports
+        exactly; keywords without a translation are listed on standard error with their JSON Pointers.
+
+        options:
+          --name M        the name of the root model (default its title, else Model)
+          --strict        untranslated keywords are errors: nothing is written, exit 1
+          -h, --help      this help
+
+        exit status: 0 written (warnings on standard error); 1 FILE unreadable, not a JSON Schema object, or
+        (with --strict) a keyword without a translation; 2 a usage error.
 
         """
 

@@ -49,7 +49,17 @@ enum RegistryOverlayFile {
             return SchemaFile(name: Self.name, bytes: entry.document, source: .registry, version: entry.version)
         }
         let deleted = fileModels.filter { !snapshot.contains($0) }.sorted()
-        try write(RegistryOverlay(models: models, deleted: deleted), in: directory)
+        // Every name's lifecycle goes too (docs/lifecycle.md, Persistence), except the history of a current file
+        // model: file models count from 1 at each start, so only their configuration is kept.
+        var lifecycles: [String: ModelLifecycle] = [:]
+        for (name, lifecycle) in snapshot.lifecycles {
+            if let entry = snapshot.entries[name], entry.source != .registry {
+                if lifecycle.config != CompatibilityConfig() { lifecycles[name] = ModelLifecycle(config: lifecycle.config) }
+            } else {
+                lifecycles[name] = lifecycle
+            }
+        }
+        try write(RegistryOverlay(models: models, deleted: deleted, lifecycles: lifecycles), in: directory)
     }
 
     /// Rewrites the overlay whole: a temporary file, fsync, rename over the old one, fsync of the directory — so a

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// The one table of settings (API.md, Command line): each key with the kind of value it takes and its bounds. The
 /// `server.json` key, the environment variable and the checks all come from here, so a setting cannot exist in one
 /// source and be missing from another.
@@ -91,6 +93,11 @@ extension ServerConfiguration {
         Setting(key: "etcdCertFile", kind: .file(\.etcdCertFile)),
         Setting(key: "etcdKeyFile", kind: .file(\.etcdKeyFile)),
         Setting(key: "etcdTimeoutMs", kind: .integer(\.etcdTimeoutMs, positive)),
+        // docs/lifecycle.md.
+        Setting(key: "maxVersionsPerModel", kind: .integer(\.maxVersionsPerModel, 1...10_000)),
+        Setting(key: "defaultCompatibility", kind: .choice(\.defaultCompatibility,
+                                                           CompatibilityLevel.allCases.map(\.rawValue))),
+        Setting(key: "compatibilityView", kind: .choice(\.compatibilityView, CompatibilityView.allCases.map(\.rawValue))),
     ]
 
     static func setting(forKey key: String) -> Setting? {

@@ -52,6 +52,12 @@ struct ServerConfiguration: Sendable, Equatable {
     var maxPropertiesPerModel = 1_000
     /// Most models in the registry.
     var maxModels = 10_000
+    /// Most versions kept per model (docs/lifecycle.md).
+    var maxVersionsPerModel = 100
+    /// The compatibility level of models without their own (docs/lifecycle.md).
+    var defaultCompatibility = "none"
+    /// The side a compatibility check reads, for models without their own: `input`, `output` or `both`.
+    var compatibilityView = "both"
     /// Smallest response body in bytes that is gzip-compressed when the client accepts gzip; 0 compresses all.
     var gzipMinBytes = 1_024
     /// Whether one access-log line is written per request.
@@ -106,7 +112,14 @@ extension ServerConfiguration {
         limits.maxDocumentBytes = maxSchemaDocumentBytes
         limits.maxPropertiesPerModel = maxPropertiesPerModel
         limits.maxModels = maxModels
+        limits.maxVersionsPerModel = maxVersionsPerModel
         return limits
+    }
+
+    /// The compatibility defaults of the registry (values checked when the settings are read).
+    var compatibilityDefaults: CompatibilityConfig {
+        CompatibilityConfig(level: CompatibilityLevel(rawValue: defaultCompatibility),
+                            view: CompatibilityView(rawValue: compatibilityView))
     }
 }
 

@@ -58,7 +58,19 @@ enum ConversionEndpoint {
 
     // MARK: - Conversion
 
+    /// Converts the body with the model's current version, or the pinned one (`?version=N`); every answer once the
+    /// model is resolved carries `X-Model-Version` (docs/lifecycle.md), its text rendered once per snapshot.
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let snapshot = request.pinned ?? context.registry.current
+        var response = convert(request, snapshot: snapshot, context: context)
+        if let version = snapshot.versionText(of: request.route.model!) {
+            response.headers.append(("X-Model-Version", version))
+        }
+        return response
+    }
+
+    private static func convert(_ request: RequestHandler.Request, snapshot: RegistrySnapshot,
+                                context: ServerContext) -> HTTPResponse {
         // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
         let body: ArraySlice<UInt8>
         switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
@@ -70,7 +82,6 @@ enum ConversionEndpoint {
         options.mode = request.query["mode"] == "strict" ? .strict : .lax
         options.input = request.query["from"] == "model" ? .model : .wire
         options.hash = request.query["hash"] == "true"
-        let snapshot = context.registry.current
         let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
             switch request.route.kind {
             case .compare:

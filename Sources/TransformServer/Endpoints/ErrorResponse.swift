@@ -73,6 +73,12 @@ enum ErrorResponse {
         make(404, "unknown_model", "No model named \"\(name)\" is registered.")
     }
 
+    static func unknownVersion(_ name: String, _ version: String) -> HTTPResponse {
+        make(404, "unknown_version", "Version \(version) of \"\(name)\" is not kept.")
+    }
+
+    static func unknownVersion(_ name: String, _ version: Int) -> HTTPResponse { unknownVersion(name, String(version)) }
+
     static func invalidParameter(_ message: String) -> HTTPResponse { make(400, "invalid_parameter", message) }
 
     static func preconditionFailed(_ message: String) -> HTTPResponse { make(412, "precondition_failed", message) }
@@ -94,6 +100,20 @@ enum ErrorResponse {
         }
         extra.append(UInt8(ascii: "]"))
         return make(400, "invalid_schema", "The schema was rejected: \(problems.count) problem\(problems.count == 1 ? "" : "s").",
+                    extra: extra)
+    }
+
+    /// `409 incompatible_schema` (docs/lifecycle.md): the level, the versions compared and every difference; in a
+    /// bundle's answer each difference names its model and `against` is an object by model.
+    static func incompatibleSchema(_ report: CompatibilityReport, bundle: Bool) -> HTTPResponse {
+        let failing = report.differences.first?.model ?? ""
+        let level = report.levels[failing] ?? .none
+        var extra: [UInt8] = Array(",\"compatibility\":\"\(level.rawValue)\",\"against\":".utf8)
+        extra += CompatibilityJSON.against(report, bundle: bundle)
+        extra += Array(",\"differences\":".utf8) + CompatibilityJSON.differences(report.differences, withModel: bundle)
+        let count = report.differences.count
+        return make(409, "incompatible_schema",
+                    "The change breaks \(level.rawValue) compatibility: \(count) difference\(count == 1 ? "" : "s").",
                     extra: extra)
     }
 

@@ -13,11 +13,14 @@ struct NDJSONStream {
     private var inflater: GzipInflater?
     private var deflater: GzipDeflater?
     private let http10: Bool
+    /// The `X-Model-Version` header's value (docs/lifecycle.md).
+    private let modelVersion: String?
     /// Set when the stream ended before the body did (strict mode's first failing line, a corrupt gzip body).
     private(set) var isFinished = false
 
-    init(converter: NDJSONConverter, gzipInput: Bool, gzipOutput: Bool, http10: Bool) {
+    init(converter: NDJSONConverter, gzipInput: Bool, gzipOutput: Bool, http10: Bool, modelVersion: String? = nil) {
         self.converter = converter
+        self.modelVersion = modelVersion
         inflater = gzipInput ? GzipInflater(limit: nil) : nil
         deflater = gzipOutput ? GzipDeflater() : nil
         self.http10 = http10
@@ -28,6 +31,7 @@ struct NDJSONStream {
         var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson"),
                                                            ("Vary", "Accept-Encoding")])
         if deflater != nil { response.headers.append(("Content-Encoding", "gzip")) }
+        if let modelVersion { response.headers.append(("X-Model-Version", modelVersion)) }
         if !http10 { response.headers.append(("Trailer", "X-Transform-Warnings")) }
         return response
     }

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 /// The conversion endpoints' query parameters (API.md): names and values percent-decoded and case-sensitive; an
 /// unknown, repeated, valueless, empty, bad or misplaced parameter is `400 invalid_parameter`.
 enum QueryParameters {
+    /// The parameters whose value is a version number (1 or more, decimal digits) rather than one of a set.
+    static let versionNumber: Set<String> = ["#version"]
+
     /// Which parameters a route takes, with their allowed values.
     static func allowed(for route: Route) -> [String: Set<String>] {
         var allowed: [String: Set<String>] = ["mode": ["lax", "strict"]]
@@ -15,8 +20,14 @@ enum QueryParameters {
         case .merge:
             allowed["keys"] = ["names", "mapped"]
             allowed["hash"] = ["false", "true"]
+        case .compatibility, .replay:
+            // docs/lifecycle.md: `level` and `view` default to the model's configuration.
+            allowed["level"] = Set(CompatibilityLevel.allCases.map(\.rawValue))
+            allowed["view"] = Set(CompatibilityView.allCases.map(\.rawValue))
+            return allowed
         default: return [:]
         }
+        allowed["version"] = versionNumber  // docs/lifecycle.md, Pinning: every conversion endpoint
         return allowed
     }
 
@@ -37,6 +48,14 @@ enum QueryParameters {
             guard result[name] == nil else {
                 return .failure(ErrorResponse.invalidParameter("Query parameter \"\(name)\" is repeated."))
             }
+            if values == versionNumber {
+                guard let number = Int(value), number >= 1, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    return .failure(ErrorResponse.invalidParameter(
+                        "Query parameter \"\(name)\" must be a version number (1 or more), not \"\(value)\"."))
+                }
+                result[name] = String(number)
+                continue
+            }
             guard values.contains(value) else {
                 let expected = values.sorted().joined(separator: " or ")
                 return .failure(ErrorResponse.invalidParameter("Query parameter \"\(name)\" must be \(expected), not \"\(value)\"."))
@@ -44,6 +63,21 @@ enum QueryParameters {
             result[name] = value
         }
         return .success(result)
+    }
+}
+
+extension QueryParameters {
+    /// The values of `names` in a query that registry routes otherwise ignore: no errors, the first value wins.
+    static func lenient(_ raw: Substring?, keeping names: Set<String>) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in (raw ?? "").split(separator: "&") {
+            guard let equals = pair.firstIndex(of: "="), let name = Router.percentDecode(pair[..<equals]),
+                  names.contains(name), result[name] == nil,
+                  let value = Router.percentDecode(pair[pair.index(after: equals)...])
+            else { continue }
+            result[name] = value
+        }
+        return result
     }
 }
 

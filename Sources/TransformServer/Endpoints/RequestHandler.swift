@@ -24,6 +24,8 @@ struct RequestHandler {
         /// The registry as it was when the head was decided: every check of the head, and a stream's converter,
         /// see this one version (a whole body is converted with the version current when it has arrived).
         let snapshot: RegistrySnapshot
+        /// The snapshot holding `?version=N` of the model (docs/lifecycle.md, Pinning); nil for the current one.
+        var pinned: RegistrySnapshot?
 
         init(head: HTTPRequestHead, route: Route, snapshot: RegistrySnapshot) {
             self.head = head
@@ -60,8 +62,14 @@ struct RequestHandler {
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
         // A write through a shared store decides existence on the committed state, not on this replica's view.
         let decidedByStore = route.kind == .schema && (head.method == "PUT" || head.method == "DELETE" && context.shared != nil)
-        if let model = route.model, !request.snapshot.contains(model), !decidedByStore {
-            return .failure(ErrorResponse.unknownModel(model))
+        // A name deleted through the API keeps its versions listed and pinnable (docs/lifecycle.md).
+        var historyOnly = false
+        // `…/config` answers for any name (a model's configuration may precede it).
+        if let model = route.model, !request.snapshot.contains(model), !decidedByStore, route.kind != .config {
+            guard route.readsHistory, request.snapshot.lifecycles[model]?.versions.isEmpty == false else {
+                return .failure(ErrorResponse.unknownModel(model))
+            }
+            historyOnly = true
         }
         switch route.kind {
         case .conversion, .compare, .merge:
@@ -69,11 +77,33 @@ struct RequestHandler {
             case .failure(let response): return .failure(response)
             case .success(let query): request.query = query
             }
+            // The current version costs nothing here: no parameters, no lookup.
+            if !request.query.isEmpty, request.query["version"] != nil {
+                if let failure = pin(request) { return .failure(failure) }
+            } else if historyOnly {
+                return .failure(ErrorResponse.unknownModel(route.model!))
+            }
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .rulesEvaluate:
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+        case .jsonSchema:
+            request.query = QueryParameters.lenient(rawQuery, keeping: ["view"])
+        case .importSchema:
+            if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+            if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+        case .compatibility, .replay, .config:
+            if route.kind != .config {
+                switch QueryParameters.parse(rawQuery, for: route) {
+                case .failure(let response): return .failure(response)
+                case .success(let query): request.query = query
+                }
+            }
+            if head.method != "GET" {
+                if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
+                if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
+            }
         case .schema, .schemas:
             if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) { return .failure(failure) }
             if ["PUT", "POST"].contains(head.method) {
@@ -85,6 +115,22 @@ struct RequestHandler {
         return .success(request)
     }
 
+    /// Resolves `?version=N` to its compiled snapshot (compiled on first use): `404 unknown_version` when it is not
+    /// kept.
+    private func pin(_ request: Request) -> HTTPResponse? {
+        let model = request.route.model!
+        let version = Int(request.query["version"]!)!  // QueryParameters checked it
+        switch request.snapshot.pinned(model, version: version) {
+        case .success(let snapshot):
+            if snapshot !== request.snapshot { request.pinned = snapshot }
+            return nil
+        case .failure(.unknownVersion):
+            return ErrorResponse.unknownVersion(model, version)
+        case .failure(let error):
+            return ErrorResponse.conflict(error.description)
+        }
+    }
+
     /// The converter for a streamed NDJSON request (its head was decided `.stream`).
     func makeStream(_ request: Request) -> NDJSONStream? {
         guard case .conversion(let operation, _) = request.route.kind else { return nil }
@@ -93,12 +139,14 @@ struct RequestHandler {
         options.mode = request.query["mode"] == "strict" ? .strict : .lax
         options.input = request.query["from"] == "model" ? .model : .wire
         options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+        let snapshot = request.pinned ?? request.snapshot
         let converter = NDJSONConverter(
-            snapshot: request.snapshot, model: request.route.model!, options: options,
+            snapshot: snapshot, model: request.route.model!, options: options,
             kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes)
         context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
         return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
-                            gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0)
+                            gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0,
+                            modelVersion: snapshot.versionText(of: request.route.model!))
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {
@@ -112,6 +160,10 @@ struct RequestHandler {
         switch request.route.kind {
         case .conversion, .compare, .merge: return ConversionEndpoint.handle(request, context: context)
         case .schemas, .schema, .jsonSchema: return SchemasEndpoint.handle(request, context: context)
+        case .versions, .version: return SchemaVersionsEndpoint.handle(request)
+        case .config, .compatibility: return SchemaLifecycleEndpoint.handle(request, context: context)
+        case .replay: return ReplayEndpoint.handle(request, context: context)
+        case .importSchema: return SchemasEndpoint.importSchema(request, context: context)
         case .health: return HealthEndpoint.health(context)
         case .ready: return HealthEndpoint.ready(context)
         case .metrics: return MetricsEndpoint.handle(context)

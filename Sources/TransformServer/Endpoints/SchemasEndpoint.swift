@@ -24,6 +24,7 @@ enum SchemasEndpoint {
     /// `PUT` or `DELETE /schemas/{Model}`, or `POST /schemas`.
     static func isWrite(_ route: Route, method: String) -> Bool {
         (route.kind == .schema && (method == "PUT" || method == "DELETE")) || (route.kind == .schemas && method == "POST")
+            || (route.kind == .config && method == "PUT") || route.kind == .importSchema
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -101,7 +102,10 @@ enum SchemasEndpoint {
             body += Array("]}".utf8)
             return read(body, etag: nil)
         case (.jsonSchema, _):
-            guard let document = snapshot.jsonSchema(for: request.route.model!) else {
+            // `view=output` answers the output side (docs/lifecycle.md); other parameters are ignored, as on every
+            // registry route.
+            let view: CompatibilityView = request.query["view"] == "output" ? .output : .input
+            guard let document = snapshot.jsonSchema(for: request.route.model!, view: view) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
             let etag = ModelEntry.etag(for: document)
@@ -132,30 +136,52 @@ enum SchemasEndpoint {
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                let saved = try context.registry.apply(upserts: [file], deletes: [], persist: saver.save)
+                let saved = try context.registry.apply(upserts: [file], deletes: [], checkingCompatibility: true,
+                                                       persist: saver.save)
                 guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 let entry = snapshot.entries[name]!
                 var response = HTTPResponse.json(existed ? 200 : 201, writtenJSON(name, entry, created: !existed))
                 response.headers.append(("ETag", entry.etag))
                 return response
             } catch {
+                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: false) }
                 return ErrorResponse.invalidSchema(error.problems)
             }
         }
     }
 
-    private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+    /// `POST /schemas/import` (admin): `{"name": "M", "jsonschema": {…}}` translated and written as one bundle.
+    static func importSchema(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let response): return response
         case .success(let bytes): body = Array(bytes)
+        }
+        switch JSONSchemaImport.request(body) {
+        case .failure(let failure): return ErrorResponse.make(400, failure.code, "The import was rejected: \(failure.message).")
+        case .success(let translated):
+            return writeBundle(request, context: context, body: translated.bundle)
+        }
+    }
+
+    private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext,
+                                    body given: [UInt8]? = nil) -> HTTPResponse {
+        let body: [UInt8]
+        if let given {
+            body = given
+        } else {
+            switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
+            case .failure(let response): return response
+            case .success(let bytes): body = Array(bytes)
+            }
         }
         if let shared = context.shared { return sharedWrite(.bundle(body: body), shared) }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                let (saved, written) = try context.registry.applyBundle(body, persist: saver.save)
+                let (saved, written) = try context.registry.applyBundle(body, checkingCompatibility: true,
+                                                                        persist: saver.save)
                 guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
@@ -165,6 +191,7 @@ enum SchemasEndpoint {
                 out.append(UInt8(ascii: "]"))
                 return .json(200, out)
             } catch {
+                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: true) }
                 return ErrorResponse.invalidSchema(error.problems)
             }
         }

@@ -9,6 +9,18 @@ struct Route: Equatable {
         case schemas
         case schema
         case jsonSchema
+        /// `GET /schemas/{Model}/versions`.
+        case versions
+        /// `GET /schemas/{Model}/versions/{n}`; the number as written in the path.
+        case version(String)
+        /// `GET|PUT /schemas/{Model}/config`.
+        case config
+        /// `POST /schemas/{Model}/compatibility`, the dry run.
+        case compatibility
+        /// `POST /schemas/{Model}/replay`.
+        case replay
+        /// `POST /schemas/import`.
+        case importSchema
         case health
         case ready
         case metrics
@@ -32,6 +44,15 @@ struct Route: Equatable {
     var template: String
     var model: String?
     var methods: Methods
+
+    /// Whether the route serves a name deleted through the API that still has kept versions: the history routes,
+    /// and the conversions (with `?version=`).
+    var readsHistory: Bool {
+        switch kind {
+        case .versions, .version, .conversion, .compare: true
+        default: false
+        }
+    }
 
     /// Whether `method` is served (HEAD where GET is).
     func allows(_ method: String) -> Bool {

@@ -37,6 +37,10 @@ enum Router {
             if first.equals("merge") {
                 return Route(kind: .merge, template: "/merge/{model}", model: model, methods: .post)
             }
+            // `import` is a route, not a model name (docs/lifecycle.md, Import).
+            if first.equals("schemas"), segments.second.equals("import") {
+                return Route(kind: .importSchema, template: "/schemas/import", methods: .post)
+            }
             if first.equals("schemas") {
                 return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: [.get, .put, .delete])
             }
@@ -55,22 +59,39 @@ enum Router {
                 }
             } else if third.equals("jsonschema"), first.equals("schemas") {
                 return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: .get)
+            } else if third.equals("versions"), first.equals("schemas") {
+                return Route(kind: .versions, template: "/schemas/{model}/versions", model: model, methods: .get)
+            } else if third.equals("config"), first.equals("schemas") {
+                return Route(kind: .config, template: "/schemas/{model}/config", model: model, methods: [.get, .put])
+            } else if third.equals("compatibility"), first.equals("schemas") {
+                return Route(kind: .compatibility, template: "/schemas/{model}/compatibility", model: model,
+                             methods: .post)
+            } else if third.equals("replay"), first.equals("schemas") {
+                return Route(kind: .replay, template: "/schemas/{model}/replay", model: model, methods: .post)
             }
             return nil
+        case 4 where !segments.second.isEmpty && !segments.fourth.isEmpty && !segments.hasMore:
+            guard segments.first.equals("schemas"), segments.third.equals("versions") else { return nil }
+            let model = String(decoding: segments.second, as: UTF8.self)
+            let number = String(decoding: segments.fourth, as: UTF8.self)
+            return Route(kind: .version(number), template: "/schemas/{model}/versions/{version}", model: model,
+                         methods: .get)
         default: return nil
         }
     }
 
-    /// The first three `/`-separated segments of a path without its leading `/`; `count` is 4 when there are more.
+    /// The first four `/`-separated segments of a path without its leading `/`; `hasMore` when there are more.
     private struct Segments {
         var first = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var second = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var third = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var fourth = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var count = 0
+        var hasMore = false
 
         init(_ text: UnsafeBufferPointer<UInt8>) {
             var start = 0
-            while count < 4 {
+            while true {
                 count += 1
                 let end = text[start...].firstIndex(of: UInt8(ascii: "/")) ?? text.count
                 let segment = UnsafeBufferPointer(rebasing: text[start..<end])
@@ -78,9 +99,13 @@ enum Router {
                 case 1: first = segment
                 case 2: second = segment
                 case 3: third = segment
-                default: break
+                default: fourth = segment
                 }
                 guard end < text.count else { return }
+                guard count < 4 else {
+                    hasMore = true
+                    return
+                }
                 start = end + 1
             }
         }

@@ -65,12 +65,16 @@ import Testing
         Row(key: "etcdKeyFile", environment: "TRANSFORM_ETCD_KEY_FILE", defaultValue: "none",
             sample: "/etc/etcd/client-key.pem"),
         Row(key: "etcdTimeoutMs", environment: "TRANSFORM_ETCD_TIMEOUT_MS", defaultValue: "5000", sample: "250"),
+        Row(key: "maxVersionsPerModel", environment: "TRANSFORM_MAX_VERSIONS_PER_MODEL", defaultValue: "100", sample: "7"),
+        Row(key: "defaultCompatibility", environment: "TRANSFORM_DEFAULT_COMPATIBILITY", defaultValue: "\"none\"",
+            sample: "full_transitive"),
+        Row(key: "compatibilityView", environment: "TRANSFORM_COMPATIBILITY_VIEW", defaultValue: "\"both\"", sample: "output"),
     ]
 
     /// The settings whose `server.json` value is a JSON string.
     static let textKeys: Set<String> = [
         "listenHost", "schemaDir", "adminToken", "registryStore", "etcdEndpoints", "etcdPrefix", "etcdUsername",
-        "etcdPassword", "etcdCaFile", "etcdCertFile", "etcdKeyFile",
+        "etcdPassword", "etcdCaFile", "etcdCertFile", "etcdKeyFile", "defaultCompatibility", "compatibilityView",
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
@@ -274,6 +278,10 @@ import Testing
         BadValue(key: "maxInFlightBodyBytes", json: "0", text: "0"),
         BadValue(key: "maxRuleSteps", json: "99", text: "99"),
         BadValue(key: "maxRuleSteps", json: "10000001", text: "10000001"),
+        BadValue(key: "maxVersionsPerModel", json: "0", text: "0"),
+        BadValue(key: "maxVersionsPerModel", json: "10001", text: "10001"),
+        BadValue(key: "defaultCompatibility", json: "\"sideways\"", text: "sideways"),
+        BadValue(key: "compatibilityView", json: "\"all\"", text: "all"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// `POST /schemas/{Model}/replay` (docs/lifecycle.md, Replay): real documents converted with the current and a
+/// proposed version of a model, reported only where the outcome differs.
+///
+/// Each document's outcome per version is what `/convert` would answer: the model form (200) or the error body
+/// (the 422 report, or a 400 for a document that is not an object). `newly_failing`: current 200, proposed not;
+/// `newly_passing`: the reverse; `changed`: both 200 with different bytes, or both failing with different
+/// bodies; otherwise the same.
+public enum Replay {
+    /// Why a replay body cannot be used (`400`).
+    public struct BodyError: Error, Sendable {
+        /// The error code (`invalid_json`, `not_an_object`).
+        public var code: String
+        /// One sentence.
+        public var message: String
+    }
+
+    /// The proposed schema document and the documents of a replay body `{"schema": {…}, "documents": […]}`.
+    public static func parse(_ body: [UInt8], maxDepth: Int) throws(BodyError) -> (schema: [UInt8], documents: [[UInt8]]) {
+        let root: JSONValue
+        do throws(JSONSyntaxError) {
+            root = try JSONValue.parse(body, maxDepth: maxDepth)
+        } catch {
+            throw BodyError(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)")
+        }
+        guard case .object(let members) = root else {
+            throw BodyError(code: "not_an_object", message: "the body must be an object {\"schema\": {…}, \"documents\": […]}")
+        }
+        for member in members where member.key != "schema" && member.key != "documents" {
+            throw BodyError(code: "not_an_object", message: "the body holds only \"schema\" and \"documents\", not \"\(member.key)\"")
+        }
+        guard let schema = root["schema"], case .object = schema else {
+            throw BodyError(code: "not_an_object", message: "\"schema\" must be the proposed model document (an object)")
+        }
+        guard case .array(let documents)? = root["documents"] else {
+            throw BodyError(code: "not_an_array", message: "\"documents\" must be an array of JSON values")
+        }
+        return (schema.bytes, documents.map(\.bytes))
+    }
+
+    /// The 200 body: counts, and the documents whose outcome differs (at most `maxEntries`, then
+    /// `"truncated": true`).
+    public static func run(_ documents: [[UInt8]], model: String, current: RegistrySnapshot, proposed: RegistrySnapshot,
+                           options: ConversionOptions, maxEntries: Int) -> [UInt8] {
+        var modelOptions = options
+        modelOptions.output = .model
+        modelOptions.keepsEntries = true
+        var counts = (same: 0, changed: 0, failing: 0, passing: 0)
+        var results: [UInt8] = []
+        var listed = 0
+        var truncated = false
+        for (index, document) in documents.enumerated() {
+            let before = outcome(document, model, current, modelOptions)
+            let after = outcome(document, model, proposed, modelOptions)
+            let kind: String
+            switch (before.passed, after.passed) {
+            case (true, false): counts.failing += 1; kind = "newly_failing"
+            case (false, true): counts.passing += 1; kind = "newly_passing"
+            default:
+                guard before.body != after.body else {
+                    counts.same += 1
+                    continue
+                }
+                counts.changed += 1
+                kind = "changed"
+            }
+            guard listed < maxEntries else {
+                truncated = true
+                continue
+            }
+            if listed > 0 { results.append(.comma) }
+            listed += 1
+            results += Array("{\"index\":\(index),\"outcome\":\"\(kind)\",\"current\":".utf8) + before.body
+                + Array(",\"proposed\":".utf8) + after.body + [.closeBrace]
+        }
+        var out: [UInt8] = Array(("{\"total\":\(documents.count),\"same\":\(counts.same),\"changed\":\(counts.changed),"
+            + "\"newlyFailing\":\(counts.failing),\"newlyPassing\":\(counts.passing),\"results\":[").utf8)
+        out += results
+        out.append(.closeBracket)
+        if truncated { out += Array(",\"truncated\":true".utf8) }
+        out.append(.closeBrace)
+        return out
+    }
+
+    private static func outcome(_ document: [UInt8], _ model: String, _ snapshot: RegistrySnapshot,
+                                _ options: ConversionOptions) -> (passed: Bool, body: [UInt8]) {
+        switch document.withUnsafeBytes({ snapshot.convert($0, model: model, options: options) }) {
+        case .success(let converted): (true, converted.body)
+        case .failure(let error): (false, error.body(requestId: nil))
+        }
+    }
+}
+
+extension CompatibilityConfig {
+    /// Reads a `PUT /schemas/{Model}/config` body `{"compatibility": …, "view": …}` (either may be omitted); the
+    /// error is one sentence.
+    public static func parse(_ body: [UInt8]) -> Result<CompatibilityConfig, Replay.BodyError> {
+        let root: JSONValue
+        do throws(JSONSyntaxError) {
+            root = try JSONValue.parse(body)
+        } catch {
+            return .failure(.init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
+        }
+        guard case .object(let members) = root else {
+            return .failure(.init(code: "not_an_object", message: "the body must be an object {\"compatibility\": …, \"view\": …}"))
+        }
+        var config = CompatibilityConfig()
+        for member in members {
+            switch (member.key, member.value) {
+            case ("compatibility", .string(let text)) where CompatibilityLevel(rawValue: text) != nil:
+                config.level = CompatibilityLevel(rawValue: text)
+            case ("view", .string(let text)) where CompatibilityView(rawValue: text) != nil:
+                config.view = CompatibilityView(rawValue: text)
+            case ("compatibility", _):
+                let levels = CompatibilityLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(.init(code: "invalid_parameter", message: "compatibility must be one of \(levels)"))
+            case ("view", _):
+                return .failure(.init(code: "invalid_parameter", message: "view must be input, output or both"))
+            default:
+                return .failure(.init(code: "invalid_parameter",
+                                      message: "the configuration holds only \"compatibility\" and \"view\", not \"\(member.key)\""))
+            }
+        }
+        return .success(config)
+    }
+}

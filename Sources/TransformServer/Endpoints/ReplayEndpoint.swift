@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+
+/// `POST /schemas/{Model}/replay` (docs/lifecycle.md, Replay): no token, nothing stored; the body limit is the
+/// `/array` one.
+enum ReplayEndpoint {
+    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let name = request.route.model!
+        let body: [UInt8]
+        switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
+        case .failure(let response): return response
+        case .success(let bytes): body = Array(bytes)
+        }
+        let parsed: (schema: [UInt8], documents: [[UInt8]])
+        do throws(Replay.BodyError) {
+            parsed = try Replay.parse(body, maxDepth: context.configuration.maxNestingDepth)
+        } catch {
+            return ErrorResponse.make(400, error.code, "The replay body was rejected: \(error.message).")
+        }
+        let current = context.registry.current
+        let proposed: RegistrySnapshot
+        do throws(SchemaSetError) {
+            proposed = try context.registry.propose(SchemaFile(name: "(request)", bytes: parsed.schema, impliedName: name))
+        } catch {
+            return ErrorResponse.invalidSchema(error.problems.map { problem in
+                var moved = problem
+                moved.path = "/schema" + problem.path
+                return moved
+            })
+        }
+        var options = context.conversionOptions
+        options.mode = request.query["mode"] == "strict" ? .strict : .lax
+        return .json(200, Replay.run(parsed.documents, model: name, current: current, proposed: proposed,
+                                     options: options, maxEntries: context.configuration.maxReportEntries))
+    }
+}

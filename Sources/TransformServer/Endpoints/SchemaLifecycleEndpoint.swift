@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import MapperCore
+import Synchronization
+
+/// `GET|PUT /schemas/{Model}/config` and the dry run `POST /schemas/{Model}/compatibility` (docs/lifecycle.md).
+enum SchemaLifecycleEndpoint {
+    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let name = request.route.model!
+        switch (request.route.kind, request.head.method) {
+        case (.compatibility, _): return dryRun(request, context: context)
+        case (_, "PUT"): return configure(request, context: context)
+        default:
+            guard isModelName(name) else { return ErrorResponse.unknownModel(name) }
+            return config(context.registry.current, name, context)
+        }
+    }
+
+    /// `{"compatibility": …, "view": …}`, the effective values.
+    private static func config(_ snapshot: RegistrySnapshot, _ name: String, _ context: ServerContext) -> HTTPResponse {
+        let (level, view) = snapshot.effectiveConfig(of: name, defaults: context.registry.compatibilityDefaults)
+        return .json(200, Array("{\"compatibility\":\"\(level.rawValue)\",\"view\":\"\(view.rawValue)\"}".utf8))
+    }
+
+    static func isModelName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) >= UInt8(ascii: "a")
+            && (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        return name.utf8.allSatisfy {
+            $0 == UInt8(ascii: "_") || ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+                || $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+        }
+    }
+
+    private static func configure(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let name = request.route.model!
+        guard isModelName(name) else { return ErrorResponse.unknownModel(name) }
+        let body: [UInt8]
+        switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
+        case .failure(let response): return response
+        case .success(let bytes): body = Array(bytes)
+        }
+        switch CompatibilityConfig.parse(body) {
+        case .failure(let error): return ErrorResponse.make(400, error.code, "The configuration was rejected: \(error.message).")
+        case .success(let wanted):
+            return context.registryWrites.withLock { _ in
+                let saver = RegistryOverlayFile.Saver(context)
+                guard let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view,
+                                                                persist: saver.save)
+                else { return ErrorResponse.notPersisted(saver.failure) }
+                return config(snapshot, name, context)
+            }
+        }
+    }
+
+    /// `200 {"compatible", "level", "against", "differences"}`; nothing is stored.
+    private static func dryRun(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+        let name = request.route.model!
+        let body: [UInt8]
+        switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
+        case .failure(let response): return response
+        case .success(let bytes): body = Array(bytes)
+        }
+        let current = context.registry.current
+        let proposed: RegistrySnapshot
+        do throws(SchemaSetError) {
+            proposed = try context.registry.propose(SchemaFile(name: "(request)", bytes: body, impliedName: name))
+        } catch {
+            return ErrorResponse.invalidSchema(error.problems)
+        }
+        let (configured, configuredView) = current.effectiveConfig(of: name, defaults: context.registry.compatibilityDefaults)
+        let level = request.query["level"].flatMap(CompatibilityLevel.init) ?? configured
+        let view = request.query["view"].flatMap(CompatibilityView.init) ?? configuredView
+        var report = CompatibilityReport()
+        current.checkCompatibility(of: name, proposed: proposed, level: level, view: view, into: &report)
+        var out: [UInt8] = Array("{\"compatible\":\(report.isCompatible),\"level\":\"\(level.rawValue)\",\"against\":".utf8)
+        out += CompatibilityJSON.against(report, bundle: false) + Array(",\"differences\":".utf8)
+            + CompatibilityJSON.differences(report.differences, withModel: false) + [UInt8(ascii: "}")]
+        return .json(200, out)
+    }
+}
