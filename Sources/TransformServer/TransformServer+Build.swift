@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MapperCore
+import Synchronization
 
 /// Builds the registry, context and server from a configuration; `serve` and the end-to-end tests both call this.
 enum ServerBuilder {
@@ -37,9 +38,8 @@ enum ServerBuilder {
         if case .directory(let path) = source, RegistryOverlayFile.isWritable(path) { overlayDirectory = path }
         let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
                                     overlayDirectory: overlayDirectory)
-        let fileNames = Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
-            .union(overlay?.deleted ?? [])
-        context.setFileModelNames(fileNames)
+        context.setFileModelNames(of: snapshot, overlay: overlay)
+        context.schemaReloadState.withLock { $0.attempted = SchemaFile.fingerprint(of: files) }
         context.metrics.observe(registry: registry)
         context.markLoaded()
         return Server(context: context)
@@ -47,18 +47,6 @@ enum ServerBuilder {
 
     /// SIGHUP: re-reads the files, re-applies the overlay, and swaps the registry only if the whole set is valid.
     static func reload(_ server: Server) {
-        let configuration = server.context.configuration
-        guard case .directory = configuration.schemaSource else { return }
-        let source = configuration.schemaSource
-        do {
-            let files = try source.files()
-            let overlay = try source.overlay()
-            let snapshot = try server.context.registry.load(files, overlay: overlay)
-            Log.event("schemas_reloaded", ["models": String(snapshot.modelNames.count)])
-        } catch let error as SchemaSetError {
-            Log.event("schemas_reload_rejected", ["problems": error.problems.map(\.description).joined(separator: "; ")])
-        } catch {
-            Log.event("schemas_reload_rejected", ["error": "\(error)"])
-        }
+        SchemaReloader.reload(server.context, trigger: .signal)
     }
 }

@@ -31,7 +31,7 @@ enum TransformServer {
                TransformServer convert <Model> [--normalize] [--from model] [--strict]
                                        [--array|--dictionary|--ndjson] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
-               TransformServer healthcheck [URL]
+               TransformServer healthcheck [URL] [--config DIR] [--port N]
 
         """
 }

@@ -10,6 +10,8 @@ import Glibc
 /// `TransformServer [serve …]`: runs the service until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads schemas.
 enum ServeCommand {
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    /// Polls the schema directory for changes (`schemaReloadIntervalMs`); nil when polling is off.
+    nonisolated(unsafe) private static var reloadTimer: (any DispatchSourceTimer)?
 
     static func run(_ arguments: [String]) -> Never {
         let loaded = ServerConfiguration.load(arguments: arguments)
@@ -19,7 +21,8 @@ enum ServeCommand {
             StandardIO.error("TransformServer: \(error.description)")
             exit(2)
         case .success(let (value, warnings)):
-            for warning in warnings { StandardIO.error("TransformServer: \(warning)") }
+            // docs/operations.md, "Logs": every line is a JSON object, this warning too.
+            for warning in warnings { Log.event("configuration_warning", [("message", warning)]) }
             configuration = value
         }
         raiseOpenFilesLimit()
@@ -62,6 +65,7 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
+        reloadTimer = SchemaReloader.startPolling(server.context)
         dispatchMain()
     }
 

@@ -10,6 +10,8 @@ extension ServerConfiguration {
         enum Kind: Sendable {
             /// A whole number within `range`; in `server.json`, a JSON number.
             case integer(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
+            /// 0 (off) or a whole number within `range`; in `server.json`, a JSON number.
+            case offOrInteger(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
             /// `true` or `false`; in `server.json`, a JSON boolean.
             case boolean(any WritableKeyPath<ServerConfiguration, Bool> & Sendable)
             /// A host name or address: non-empty, no spaces or control characters.
@@ -68,6 +70,8 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        Setting(key: "schemaReloadIntervalMs", kind: .offOrInteger(\.schemaReloadIntervalMs, 100...Int(Int32.max))),
+        Setting(key: "maxConnectionAgeMs", kind: .integer(\.maxConnectionAgeMs, nonNegative)),
     ]
 
     static func setting(forKey key: String) -> Setting? {
@@ -83,7 +87,7 @@ extension ServerConfiguration.Setting {
     /// The value as `server.json` would hold it, the secret redacted; "none" when unset.
     func renderedValue(in configuration: ServerConfiguration) -> String {
         switch kind {
-        case .integer(let property, _): String(configuration[keyPath: property])
+        case .integer(let property, _), .offOrInteger(let property, _): String(configuration[keyPath: property])
         case .boolean(let property): configuration[keyPath: property] ? "true" : "false"
         case .host(let property): ConfigurationFile.quoted(configuration[keyPath: property])
         case .secret(let property): configuration[keyPath: property] == nil ? "none" : "(redacted)"

@@ -59,6 +59,11 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
+    /// How often the schema directory is checked for changes, which reload it as SIGHUP does; 0 turns polling off.
+    var schemaReloadIntervalMs = 2_000
+    /// After this age a connection's next response carries `Connection: close` (clients reconnect and spread over
+    /// replicas); 0 never closes a connection for its age.
+    var maxConnectionAgeMs = 0
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// The configuration directory in use (holding `server.json` and `schemas/`); nil when embedded.

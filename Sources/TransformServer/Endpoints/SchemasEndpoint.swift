@@ -161,14 +161,8 @@ enum SchemasEndpoint {
     /// gone (API.md, Persistence); in memory only when there is no writable schema directory.
     static func persist(_ context: ServerContext) {
         guard let directory = context.overlayDirectory else { return }
-        let snapshot = context.registry.current
-        let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
-            guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
-            return SchemaFile(name: RegistryOverlayFile.name, bytes: entry.document, source: .registry, version: entry.version)
-        }
-        let deleted = context.fileModelNames.filter { !snapshot.contains($0) }.sorted()
         do {
-            try RegistryOverlayFile.write(RegistryOverlay(models: models, deleted: deleted), in: directory)
+            try RegistryOverlayFile.write(context.writtenOverlay(), in: directory)
         } catch {
             Log.event("registry_persist_failed", ["directory": directory, "error": "\(error)"])
         }

@@ -47,6 +47,10 @@ import Testing
         Row(key: "accessLog", environment: "TRANSFORM_ACCESS_LOG", defaultValue: "true", sample: "false"),
         // Ours, after API.md's table.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
+        Row(key: "schemaReloadIntervalMs", environment: "TRANSFORM_SCHEMA_RELOAD_INTERVAL_MS", defaultValue: "2000",
+            sample: "0"),
+        Row(key: "maxConnectionAgeMs", environment: "TRANSFORM_MAX_CONNECTION_AGE_MS", defaultValue: "0",
+            sample: "2147483647"),
     ]
 
     /// What `renderedValue` shows after `row.sample` was applied.
@@ -242,6 +246,9 @@ import Testing
         BadValue(key: "maxNestingDepth", json: "0", text: "0"),
         BadValue(key: "batchWorkers", json: "-1", text: "-1"),
         BadValue(key: "batchWorkers", json: "257", text: "257"),
+        BadValue(key: "schemaReloadIntervalMs", json: "99", text: "1"),
+        BadValue(key: "schemaReloadIntervalMs", json: "-1", text: "2147483648"),
+        BadValue(key: "maxConnectionAgeMs", json: "-1", text: "2147483648"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),
