@@ -6,7 +6,11 @@
 #   4. a smoke run of both benchmark scripts (every code path, seconds per measurement, debug builds, no
 #      thresholds: they prove the scripts and their peers still work, not how fast anything is)
 #   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
-#   6. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   6. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
+#      rendered and validated against a named Kubernetes version's API schemas (its Python tools in a virtualenv
+#      inside the build folder, scripts/ship-tools.sh). The image itself is proven by scripts/verify-image.sh,
+#      which needs a container engine and runs outside this suite (docs/operations.md).
+#   7. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,4 +37,6 @@ stage "sanitizers (parser)" bash scripts/test-sanitized.sh
 stage "benchmark smoke (core)" bash scripts/bench-core.sh --smoke --out .build/bench-smoke/core
 stage "benchmark smoke (http)" bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
 stage "release stack" bash scripts/stack-check.sh
+# --- issue 22: shipping checks (self-provisioning: scripts/ship-tools.sh makes .build/ship-venv) ---
+stage "shipping (hadolint, Kubernetes manifests)" bash scripts/check-deploy.sh
 stage "test" swift test --skip-build

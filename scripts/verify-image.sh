@@ -398,7 +398,7 @@ check_pipeline() {
   printf '{}' | docker run -i --rm --network none "$TAG" convert NoSuchModel >/dev/null 2>&1 || status=$?
   [ "$status" = 2 ] || fail "an unknown model exited $status, not 2"
   status=0
-  printf '{}' | docker run -i --rm --network none --user 4242 --read-only "$TAG" convert User >/dev/null 2>&1 \
+  printf '{"uid":1}' | docker run -i --rm --network none --user 4242 --read-only "$TAG" convert User >/dev/null 2>&1 \
     || status=$?
   [ "$status" = 0 ] || fail "convert under an arbitrary UID and --read-only exited $status"
   pass "docker run -i IMAGE convert User is a pipeline step (JSON, NDJSON; exit 0, 1, 2; any UID, read-only)"
