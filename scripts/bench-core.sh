@@ -4,7 +4,8 @@
 # pydantic v2 and msgspec (Benchmarks/python/peers.py); orjson loads+dumps as an untyped floor and pysimdjson
 # parse-only as the parse limit.
 #   1. workloads  Benchmarks/workloads/generate.py into OUT (github-user, timeline, users-1000)
-#   2. python     pip-installs the pinned peers and matplotlib when missing or at another version
+#   2. python     the pinned peers and matplotlib in the virtual environment .build/venv/bench
+#                 (scripts/python-env.sh; valgrind comes from scripts/provision.sh)
 #   3. build      TransformBench and CodableBench (release; debug with --smoke)
 #   4. verify     every peer's output against ours on every workload (orjson's and simdjson's against the input);
 #                 a difference fails the run, naming its first JSON Pointer
@@ -42,10 +43,8 @@ cd "$(dirname "$0")/.."
 out=${out:-$PWD/.build/bench}
 
 if $smoke; then configuration=debug; seconds=0.05; passes=1; else configuration=release; seconds=1; passes=3; fi
-python=${PYTHON:-python3}
+python=python3  # until the stage "python" sets the virtual environment's
 export PYTHONDONTWRITEBYTECODE=1
-# The peers' versions, pinned so that runs compare like with like.
-pins=(pydantic==2.14.3 msgspec==0.22.0 orjson==3.13.0 pysimdjson==7.0.2 matplotlib==3.11.2)
 
 ours=.build/$configuration/TransformBench
 codable=.build-codable/$configuration/CodableBench
@@ -81,31 +80,10 @@ workloads() {
 }
 
 python_packages() {
-  # The pins that are not installed at exactly that version.
-  local missing
-  missing=$("$python" - "${pins[@]}" <<'EOF'
-import sys
-from importlib import metadata
-for pin in sys.argv[1:]:
-    name, version = pin.split("==")
-    try:
-        if metadata.version(name) == version:
-            continue
-    except metadata.PackageNotFoundError:
-        pass
-    print(pin)
-EOF
-  )
-  if [ -z "$missing" ]; then
-    echo "  installed: ${pins[*]}"
-    return
-  fi
-  echo "  installing: $(echo $missing)"
-  # shellcheck disable=SC2086 # one pin per word
-  if ! "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore $missing; then
-    echo "bench-core: pip could not install $(echo $missing) into $("$python" -c 'import sys; print(sys.prefix)')" >&2
-    exit 1
-  fi
+  # The pinned peers live in the virtual environment .build/venv/bench (scripts/requirements/bench.txt).
+  python_env bench || exit 1
+  python=$PYTHON_ENV/bin/python
+  echo "  $python: $(grep -v '^#' scripts/requirements/bench.txt | tr '\n' ' ')"
 }
 
 build() {
@@ -160,12 +138,8 @@ measure() {
 # Instructions per conversion of ours on each workload, from callgrind's total for N conversions minus its total
 # for none (loading the schemas and the input), divided by N.
 instructions() {
-  if ! command -v valgrind >/dev/null 2>&1; then
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null)
-    fi
-    command -v valgrind >/dev/null 2>&1 || { echo "bench-core: valgrind is needed for instruction counts" >&2; exit 1; }
-  fi
+  command -v valgrind >/dev/null 2>&1 \
+    || { echo "bench-core: valgrind is needed for instruction counts (bash scripts/provision.sh)" >&2; exit 1; }
   local workload name iterations none some
   for workload in "${workloads[@]}"; do
     read -r name _ <<<"$workload"

@@ -4,7 +4,8 @@
 #
 #   bash scripts/bench-http.sh [--smoke] [--out DIR] [--publish]
 #
-#   1. tools: installs wrk, nginx-light (apt-get) and the pinned Python packages when they are missing
+#   1. tools: checks for wrk, nginx, curl, gcc and taskset (scripts/provision.sh installs them) and makes the
+#      virtual environment .build/venv/bench of the pinned Python packages (scripts/python-env.sh)
 #   2. build: release TransformServer (--smoke: the debug build), Benchmarks/http/idle_clients.c (gcc -O2)
 #   3. workload: Benchmarks/workloads/generate.py -> github-user.json, the body of every POST
 #   4. one server at a time: start it, check its answer (status 200; nginx byte-identical to ours, FastAPI
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# What to run. Pinned versions of the Python peer's packages (installed only when missing).
+# What to run.
 if [ "$SMOKE" = 1 ]; then
   # nginx with 1 worker (the pinned path), FastAPI with 2 (the multi-process path).
   DURATION=1; WARMUP=1; CONNS=(1 64); NGINX_WORKERS=(1); FASTAPI_WORKERS=(2); PASSES=1; IDLE_COUNT=200
@@ -61,7 +62,6 @@ IDLE_BATCH=500                # connections per batch: well under the listen bac
 IDLE_PAUSE_MS=50              # pause between batches
 IDLE_HOLD_S=120               # the idle client lets go by itself after this (the script stops it sooner)
 HEALTH_SAMPLES=20             # fresh-connection /health requests while the idle connections are held
-PY_PACKAGES=(fastapi==0.165.0 pydantic==2.14.3 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 matplotlib==3.11.2)
 
 OUT=${OUT:-.build/bench-http/$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$OUT/wrk" "$OUT/logs"
@@ -108,26 +108,15 @@ die() {
 # Tools and build
 
 tools() {
-  local missing=()
-  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-  [ -n "$NGINX" ] || missing+=(nginx-light)
-  command -v curl >/dev/null 2>&1 || missing+=(curl)
-  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
-  command -v taskset >/dev/null 2>&1 || missing+=(util-linux)
-  if [ ${#missing[@]} -gt 0 ]; then
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      echo "installing ${missing[*]}"
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-      NGINX=$(nginx_path)
-      export BENCH_NGINX=$NGINX
-    else
-      die "missing ${missing[*]}; install them (apt-get install ${missing[*]})"
-    fi
-  fi
-  if ! python3 -c 'import fastapi, pydantic, uvicorn, uvloop, httptools, matplotlib' >/dev/null 2>&1; then
-    echo "installing ${PY_PACKAGES[*]}"
-    python3 -m pip install -q "${PY_PACKAGES[@]}"
-  fi
+  # System tools come from scripts/provision.sh, the Python peers from the virtual environment .build/venv/bench
+  # (scripts/requirements/bench.txt); nothing is installed into the machine's own Python.
+  local tool missing=()
+  for tool in wrk nginx curl gcc taskset; do bash scripts/provision.sh --has "$tool" || missing+=("$tool"); done
+  [ ${#missing[@]} -eq 0 ] || die "missing ${missing[*]}; install them with: bash scripts/provision.sh"
+  NGINX=$(nginx_path)
+  export BENCH_NGINX=$NGINX
+  python_env bench || die "the Python peers' virtual environment could not be made (see above)"
+  export PATH=$PYTHON_ENV/bin:$PATH
   python3 -c 'import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith("2.") else 1)' \
     || die "the FastAPI peer needs pydantic 2"
 }

@@ -9,13 +9,12 @@
 #      must fail, so the validator is known to be looking
 #   5. the base keeps the promises of docs/operations.md ("Kubernetes"): probes, security context, grace period
 #      against the drain, the stable ConfigMap equal to config/schemas/, HPA, PDB, scrape annotations, no token
-# The tools live in a virtualenv inside the build folder: $SHIP_VENV (default .build/ship-venv), made by
-# scripts/test.sh (ship_tools) or by this script when missing.
+# The tools live in the virtual environment .build/venv/ship (scripts/python-env.sh, pins in
+# scripts/requirements/ship.txt), made here when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 KUBERNETES_VERSION=1.35.0
-VENV=${SHIP_VENV:-.build/ship-venv}
 OUT=.build/deploy
 BASE=deploy/kubernetes/base
 
@@ -25,11 +24,10 @@ if [ "${1:-}" = --sync ]; then
   echo "check-deploy: copied config/schemas/ into $BASE/schemas/"
 fi
 
-if [ ! -x "$VENV/bin/kubernetes-validate" ] || [ ! -x "$VENV/bin/hadolint" ] || [ ! -x "$VENV/bin/kubectl" ]; then
-  # shellcheck source=scripts/ship-tools.sh
-  source scripts/ship-tools.sh
-  ship_tools "$VENV"
-fi
+# shellcheck source=scripts/python-env.sh
+source scripts/python-env.sh
+python_env ship
+VENV=$PYTHON_ENV
 
 echo "check-deploy: hadolint $("$VENV/bin/hadolint" --version | awk '{print $NF}') on Dockerfile"
 "$VENV/bin/hadolint" Dockerfile

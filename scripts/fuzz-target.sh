@@ -4,7 +4,7 @@
 build_fuzz_target() {
   local clang=${CLANG:-$(command -v clang || true)}
   if [[ -z "$clang" ]]; then
-    echo "$1: clang not found (set CLANG, or install it: apt-get install clang)" >&2
+    echo "$1: clang not found (set CLANG; the Swift toolchain ships one beside swift)" >&2
     exit 2
   fi
   # lld, when present, links the sanitizer runtimes without gold's "cannot export local symbol" noise.

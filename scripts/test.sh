@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: what the README's test command and CI run.
+#   0. provisioning: under CI=true, scripts/provision.sh installs the system packages it lists (apt-get);
+#      elsewhere it only says what is missing, and the stages that need a missing tool are skipped with the
+#      reason (under CI=true a missing tool fails the run). Python tools go into virtual environments under
+#      .build/venv (scripts/python-env.sh, pins in scripts/requirements/): nothing else on the machine changes.
 #   1. debug build of every target and test
 #   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
 #   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
@@ -8,7 +12,7 @@
 #   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
 #   6. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
 #      rendered and validated against a named Kubernetes version's API schemas (its Python tools in a virtualenv
-#      inside the build folder, scripts/ship-tools.sh). The image itself is proven by scripts/verify-image.sh,
+#      .build/venv/ship, pins in scripts/requirements/ship.txt). The image itself is proven by scripts/verify-image.sh,
 #      which needs a container engine and runs outside this suite (docs/operations.md).
 #   7. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
 # Each stage prints how long it took.
@@ -18,25 +22,28 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stage.sh
 source scripts/stage.sh  # (the working directory is the repository)
 
-# Tools the tests use that a fresh machine lacks (the tests skip, with a note, where a tool is missing).
-tools() {
-  if ! command -v promtool >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null) \
-      || echo "promtool could not be installed; the exposition check will be skipped"
-  fi
-  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import openapi_spec_validator' >/dev/null 2>&1; then
-    python3 -m pip install -q 'openapi-spec-validator==0.9.0' \
-      || echo "openapi-spec-validator could not be installed; the OpenAPI check will be skipped"
+provision() {
+  if [ "${CI:-}" = true ]; then bash scripts/provision.sh; else bash scripts/provision.sh --check; fi
+}
+
+# The Swift tests call `python3` (openapi-spec-validator, jsonschema): the environment .build/venv/tests when it
+# can be had; otherwise those tests skip themselves with a note.
+swift_tests() {
+  if needs venv:tests; then
+    PATH=$PYTHON_ENV/bin:$PATH swift test --skip-build
+  else
+    echo "(.build/venv/tests could not be made: the openapi-spec-validator and jsonschema checks will skip)"
+    swift test --skip-build
   fi
 }
 
-stage "tools" tools
+stage "provision (scripts/provision.sh)" provision
 stage "build" swift build --build-tests
 stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan --filter 'RegistryConcurrencyTests|BatchWorkerTests'
 stage "sanitizers (parser)" bash scripts/test-sanitized.sh
-stage "benchmark smoke (core)" bash scripts/bench-core.sh --smoke --out .build/bench-smoke/core
-stage "benchmark smoke (http)" bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
+stage_needing "valgrind venv:bench" "benchmark smoke (core)" bash scripts/bench-core.sh --smoke --out .build/bench-smoke/core
+stage_needing "wrk nginx curl gcc taskset venv:bench" "benchmark smoke (http)" \
+  bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
 stage "release stack" bash scripts/stack-check.sh
-# --- issue 22: shipping checks (self-provisioning: scripts/ship-tools.sh makes .build/ship-venv) ---
-stage "shipping (hadolint, Kubernetes manifests)" bash scripts/check-deploy.sh
-stage "test" swift test --skip-build
+stage_needing "venv:ship" "shipping (hadolint, Kubernetes manifests)" bash scripts/check-deploy.sh
+stage "test" swift_tests

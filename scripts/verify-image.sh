@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image and proves what docs/operations.md ("Container image") promises, on a machine that
 # reaches Debian's package mirrors but no image registry:
-#   1. installs docker.io and mmdebstrap from Debian where missing; starts dockerd by hand when none answers
+#   1. installs docker.io and mmdebstrap from Debian where missing (scripts/provision.sh --install); starts dockerd
+#      by hand when none answers
 #      (its pid kept, stopped again at the end)
 #   2. builds the images the Dockerfile names FROM, locally: debian:bookworm-slim with mmdebstrap (minbase, merged
 #      /usr, the official image's apt settings), and a stand-in for swift:X.Y-bookworm (the same minbase, the
@@ -67,15 +68,8 @@ trap cleanup EXIT
 # ---------------------------------------------------------------------------------------------------------------
 # 1. A container engine from Debian's packages.
 install_tools() {
-  local missing=()
-  command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
-  command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
-  command -v python3 >/dev/null 2>&1 || missing+=(python3)
-  if [ ${#missing[@]} -gt 0 ]; then
-    say "installing ${missing[*]} from Debian"
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
-  fi
+  # The one provisioning step of the repository installs them (Debian's packages, apt-get, as root).
+  bash scripts/provision.sh --install python3 dockerd mmdebstrap
 }
 
 start_engine() {

@@ -268,7 +268,8 @@ struct ConnectionStateMachine {
                 case .success(let progress):
                     buffer.consume(progress.consumed)
                     // API.md: 413 without waiting — a chunk size past the limit already decides it.
-                    if UInt64(body.count) + chunked.announcedBytes > UInt64(limit) {
+                    // (A chunk size may be up to 2^64 − 1: compared with what is left, never added to a count.)
+                    if body.count > limit || chunked.announcedBytes > UInt64(limit - body.count) {
                         state = .closed
                         return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
                     }
@@ -279,14 +280,14 @@ struct ConnectionStateMachine {
                     }
                 }
             } else if discard != nil {
-                let taken = min(Int(head.contentLength ?? 0) - discardedLength, buffer.count)
+                let taken = Self.take(from: buffer.count, upTo: head.contentLength ?? 0, after: discardedLength)
                 buffer.consume(taken)
-                discardedLength += taken
-                guard discardedLength == Int(head.contentLength ?? 0) else { return [] }
+                discardedLength += UInt64(taken)
+                guard discardedLength == head.contentLength ?? 0 else { return [] }
                 discardedLength = 0
             } else {
-                let length = Int(head.contentLength ?? 0)
-                guard buffer.count >= length else { return [] }
+                // `decided` answered 413 to a length over the limit, so this one fits an `Int`.
+                guard let length = Int(exactly: head.contentLength ?? 0), buffer.count >= length else { return [] }
                 state = .handling(head)
                 return [.handle(head, body: buffer.take(length), isLast: isLastRequest)]
             }
@@ -313,11 +314,10 @@ struct ConnectionStateMachine {
                     finished = progress.done
                 }
             } else {
-                let wanted = Int(head.contentLength ?? 0) - streamed
-                let taken = min(wanted, buffer.count)
+                let taken = Self.take(from: buffer.count, upTo: head.contentLength ?? 0, after: streamed)
                 piece = buffer.copy(taken)
-                streamed += taken
-                finished = streamed == Int(head.contentLength ?? 0)
+                streamed += UInt64(taken)
+                finished = streamed == head.contentLength ?? 0
             }
             var actions: [Action] = piece.isEmpty ? [] : [.bodyChunk(piece)]
             if finished {
@@ -339,7 +339,15 @@ struct ConnectionStateMachine {
         buffer = PendingInput()
     }
 
-    private var discardedLength = 0
+    /// How many of `available` buffered bytes belong to a body of `length` bytes of which `done` are already
+    /// taken. Lengths are counted in `UInt64`, as `Content-Length` is: a length past `Int.max` (up to 2^64 − 1)
+    /// is a body that never ends in practice, never a trap.
+    private static func take(from available: Int, upTo length: UInt64, after done: UInt64) -> Int {
+        Int(min(length - done, UInt64(available)))
+    }
+
+    /// Bytes of a discarded Content-Length body already dropped.
+    private var discardedLength: UInt64 = 0
     /// Bytes of a Content-Length body already streamed.
-    private var streamed = 0
+    private var streamed: UInt64 = 0
 }

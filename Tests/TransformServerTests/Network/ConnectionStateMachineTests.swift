@@ -88,6 +88,20 @@ import Testing
         #expect(!close)
     }
 
+    /// A `Content-Length` past `Int.max` (it fits the parser's 64 bits) is counted, never converted to `Int`.
+    @Test(arguments: ["9223372036854775808", "18446744073709551615"])
+    func aContentLengthPastIntMaxIsDiscardedOrStreamedWithoutATrap(length: String) {
+        var refused = Self.make()
+        _ = feed(&refused, "POST /nothing HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\nab")
+        _ = refused.decided(.reject(ErrorResponse.notFound()), now: 0)
+        _ = feed(&refused, "cd")
+        #expect(!refused.isHandling)
+        var streamed = Self.make()
+        _ = feed(&streamed, "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n{}")
+        #expect(streamed.decided(.stream, now: 0) == [.bodyChunk(Array("{}".utf8))])
+        #expect(feed(&streamed, "\n") == [.bodyChunk([0x0A])])
+    }
+
     @Test func malformedHeadsCloseWith400() {
         var machine = Self.make()
         let actions = feed(&machine, "GET /x HTTP/1.1\r\nHost : a\r\n\r\n")
