@@ -18,8 +18,7 @@ enum ServeCommand {
         let configuration: ServerConfiguration
         switch loaded {
         case .failure(let error):
-            StandardIO.error("TransformServer: \(error.description)")
-            exit(2)
+            failStartup(error.description, status: 2)
         case .success(let (value, warnings)):
             // docs/operations.md, "Logs": every line is a JSON object, this warning too.
             for warning in warnings { Log.event("configuration_warning", [("message", warning)]) }
@@ -31,15 +30,13 @@ enum ServeCommand {
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
         } catch {
-            StandardIO.error(error.description)
-            exit(1)
+            failStartup(error.description, status: 1)
         }
         let port: Int
         do throws(SocketError) {
             port = try server.start()
         } catch {
-            StandardIO.error("TransformServer: \(error.description)")
-            exit(1)
+            failStartup(error.description, status: 1)
         }
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
         StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
@@ -67,6 +64,13 @@ enum ServeCommand {
         }
         reloadTimer = SchemaReloader.startPolling(server.context)
         dispatchMain()
+    }
+
+    /// Logs why the server cannot start — one `startup_failed` event per line of `reason` (a broken schema set lists
+    /// every problem) — and exits with `status`. docs/operations.md, "Logs": every line is a JSON object.
+    private static func failStartup(_ reason: String, status: Int32) -> Never {
+        for line in reason.split(separator: "\n") { Log.event("startup_failed", [("reason", String(line))]) }
+        exit(status)
     }
 
     /// API.md: the soft open-files limit is raised to the hard one at start-up.
