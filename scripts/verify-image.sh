@@ -13,7 +13,7 @@
 #   4. runs it: UID 10001; an arbitrary UID with --read-only, no capabilities and no-new-privileges; the health
 #      check turning healthy on a port that is not 8080; README's example byte-identical over HTTP; JSON log
 #      lines; `docker run -i … convert User` as a pipeline step with the CLI's exit statuses; `docker stop`
-#      within 2 s and exit code 0
+#      within 2 s and exit code 0, and with a stalled client still exit 0 (the drain ends before docker's SIGKILL)
 # Prints one summary line last (image size, build time, stop time); exits non-zero at the first failure.
 #
 # Usage: scripts/verify-image.sh [--tag NAME] [--rebuild-bases] [--keep-image]
@@ -378,6 +378,36 @@ check_locked_down_run() {
   pass "UID 12345 with --read-only, --cap-drop ALL, no-new-privileges: serves, says memory, exits 0"
 }
 
+# A client that sends a request head and then stalls: the drain waits for it up to the image's drainGraceMs (8 s),
+# closes it, and exits 0 — before docker stop's 10 s would SIGKILL the process (exit 137).
+check_slow_client_stop() {
+  local port name=transformserver-verify-slow
+  port=$(free_port)
+  run_server "$name" "$port"
+  python3 - "$port" <<'PY' &
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n{")
+s.settimeout(20)
+try:
+    s.recv(1)  # the drain closes it
+except OSError:
+    pass
+PY
+  local client=$!
+  sleep 0.5
+  local start end seconds code
+  start=$(date +%s.%N)
+  docker stop "$name" >/dev/null
+  end=$(date +%s.%N)
+  wait "$client" || true
+  seconds=$(python3 -c "print(f'{$end - $start:.1f}')")
+  code=$(docker inspect -f '{{.State.ExitCode}}' "$name")
+  [ "$code" = 0 ] || fail "with a stalled client, docker stop ended the container with $code after ${seconds} s"
+  docker logs "$name" 2>&1 | grep -q '"event":"drain_forced_close"' || fail "no drain_forced_close event"
+  pass "a stalled client: the drain gives up after drainGraceMs and exits 0 (${seconds} s, under docker stop's 10 s)"
+}
+
 check_pipeline() {
   local out status
   out=$(printf '%s' '{"uid":"123","name":"Harry"}' | docker run -i --rm --network none "$TAG" convert User 2>/dev/null)
@@ -406,6 +436,7 @@ build_image
 check_configuration
 check_default_run
 check_locked_down_run
+check_slow_client_stop
 check_pipeline
 
 SIZE=$(inspect '{{.Size}}')
