@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product TransformServer
+swift build -c release --static-swift-stdlib --product TransformServer  # the portable binary (scripts/static-check.sh)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/schemas"

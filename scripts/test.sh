@@ -9,12 +9,17 @@
 #   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
 #   4. a smoke run of both benchmark scripts (every code path, seconds per measurement, debug builds, no
 #      thresholds: they prove the scripts and their peers still work, not how fast anything is)
-#   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh)
-#   6. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
+#   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh), and
+#      the same portable (--static-swift-stdlib) binary running with the toolchain's runtime hidden
+#      (scripts/static-check.sh)
+#   6. outside tools against the debug server, bounded and seeded: schemathesis over docs/openapi.yaml, the JSON
+#      Schema differential (hypothesis-jsonschema + jsonschema against strict /validate), REDbot
+#   7. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
 #      rendered and validated against a named Kubernetes version's API schemas (its Python tools in a virtualenv
 #      .build/venv/ship, pins in scripts/requirements/ship.txt). The image itself is proven by scripts/verify-image.sh,
 #      which needs a container engine and runs outside this suite (docs/operations.md).
-#   7. every test (Swift Testing; CLI tests run the real binary) — last, so its summary closes the log
+#   8. every test (Swift Testing; CLI tests run the real binary; docs/api.md's examples are re-run and compared)
+#      — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,5 +50,9 @@ stage_needing "valgrind venv:bench" "benchmark smoke (core)" bash scripts/bench-
 stage_needing "wrk nginx curl gcc taskset venv:bench" "benchmark smoke (http)" \
   bash scripts/bench-http.sh --smoke --out .build/bench-smoke/http
 stage "release stack" bash scripts/stack-check.sh
+stage_needing "unshare" "static binary" bash scripts/static-check.sh
+stage_needing "venv:schemathesis" "schemathesis (docs/openapi.yaml)" bash scripts/check-schemathesis.sh
+stage_needing "venv:jsonschema-differential" "JSON Schema differential" bash scripts/check-jsonschema-differential.sh
+stage_needing "venv:redbot" "REDbot" bash scripts/check-redbot.sh
 stage_needing "venv:ship" "shipping (hadolint, Kubernetes manifests)" bash scripts/check-deploy.sh
 stage "test" swift_tests

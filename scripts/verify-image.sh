@@ -319,8 +319,8 @@ check_default_run() {
 
   # README's example, byte for byte: its request body and path, and the body it says comes back.
   local payload path expected
-  payload=$(sed -n "s/^curl -i --json '\(.*\)' localhost:8080\(\/[^ ]*\)$/\1/p" README.md | head -1)
-  path=$(sed -n "s/^curl -i --json '\(.*\)' localhost:8080\(\/[^ ]*\)$/\2/p" README.md | head -1)
+  payload=$(sed -n "s/^curl -i .*-d '\(.*\)' localhost:8080\(\/[^ ]*\)$/\1/p" README.md | head -1)
+  path=$(sed -n "s/^curl -i .*-d '\(.*\)' localhost:8080\(\/[^ ]*\)$/\2/p" README.md | head -1)
   expected=$(grep -A1 'and the body$' README.md | sed -n 's/^`\(.*\)`\.$/\1/p' | head -1)
   [ -n "$payload" ] && [ -n "$path" ] && [ -n "$expected" ] || fail "README's example could not be read"
   [ "$(http POST "$port" "$path" "$payload")" = 200 ] || fail "README's example did not answer 200: $(cat "$WORK/response")"

@@ -3,6 +3,7 @@
 #include "CSocket.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <sched.h>
 #include <sys/epoll.h>
 
@@ -50,3 +51,16 @@ int csocket_affinity_cpu_count(void) {
     }
     return CPU_COUNT(&set);
 }
+
+int csocket_peer_has_left(int fd) {
+    char byte;
+    ssize_t n;
+    do {
+        n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) return 0;
+    if (n == 0) return 1;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : 1;
+}
+
+int csocket_malloc_trim(void) { return malloc_trim(0); }

@@ -85,6 +85,17 @@ extension RegistrySnapshot {
         return self.run(model, body, tokens, index: index, options: modelOptions).out
     }
 
+    /// `X-Model-Hash`: the SHA-256 of the identity form (`IdentityForm`) of the model form, from `run` when it is
+    /// that form (converted with `recordingBuilt`), else from a model-form conversion made for it.
+    func identityHash(_ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+                      _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions) -> String {
+        var modelOptions = options
+        modelOptions.output = .model
+        let form = options.output == .model
+            ? run : self.run(model, body, tokens, index: index, options: modelOptions, recordingBuilt: true)
+        return SHA256.hexDigest(IdentityForm.of(form.out, as: model, builtAt: form.builtAt, in: self))
+    }
+
     /// `POST /convert|/normalize/{Model}`: one object.
     public func convert(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<Converted, MappingError>
@@ -92,15 +103,15 @@ extension RegistrySnapshot {
         guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
         return withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
-            let run = run(model, body, tokens, index: 0, options: options, keepingEntries: options.keepsEntries)
+            let run = run(model, body, tokens, index: 0, options: options, recordingBuilt: options.hash,
+                          keepingEntries: options.keepsEntries)
             if run.diagnostics.errorCount > 0 {
                 let result = modelForm(run, model, body, tokens, index: 0, options: options)
                 return .failure(.validationFailed(ValidationReport(
                     model: model.name, built: run.built?.name, result: result, entries: run.diagnostics.entries,
                     maxEntries: options.maxReportEntries)))
             }
-            let hash = options.hash
-                ? SHA256.hexDigest(modelForm(run, model, body, tokens, index: 0, options: options)) : nil
+            let hash = options.hash ? identityHash(run, model, body, tokens, index: 0, options: options) : nil
             return .success(Converted(body: run.out, warnings: run.diagnostics.count, modelHash: hash,
                                       report: run.diagnostics, keptEntries: options.keepsEntries))
         }
@@ -115,11 +126,11 @@ extension RegistrySnapshot {
         modelOptions.output = .model
         return withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
-            let run = run(model, body, tokens, index: 0, options: modelOptions)
+            let run = run(model, body, tokens, index: 0, options: modelOptions, recordingBuilt: options.hash)
             let report = ValidationReport(model: model.name, built: run.built?.name, result: run.out,
                                           entries: run.diagnostics.entries, maxEntries: options.maxReportEntries)
             guard report.isValid else { return .failure(.validationFailed(report)) }
-            return .success((report, options.hash ? SHA256.hexDigest(run.out) : nil))
+            return .success((report, options.hash ? identityHash(run, model, body, tokens, index: 0, options: modelOptions) : nil))
         }
     }
 

@@ -15,6 +15,15 @@ enum ServerBuilder {
             case .unreadable(let why): why
             }
         }
+
+        /// 1 for a broken schema set (every problem listed); 2 for a schema directory that cannot be read at all,
+        /// a configuration error like a bad setting.
+        var exitStatus: Int32 {
+            switch self {
+            case .schemas: 1
+            case .unreadable: 2
+            }
+        }
     }
 
     static func build(_ configuration: ServerConfiguration) throws(BuildError) -> Server {

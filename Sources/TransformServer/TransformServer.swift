@@ -9,7 +9,16 @@ import Glibc
 enum TransformServer {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--version" || arguments.first == "version" {
+            StandardIO.write(Array(CommandHelp.versionLine.utf8))
+            exit(0)
+        }
         let command = arguments.first.map { $0.hasPrefix("-") && !["-h", "--help"].contains($0) ? "serve" : arguments.removeFirst() } ?? "serve"
+        // `--help` anywhere after a command answers that command's help, before its arguments are checked.
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }), let help = CommandHelp.text(for: command) {
+            StandardIO.write(Array(help.utf8))
+            exit(0)
+        }
         let status: Int32
         switch command {
         case "convert": status = ConvertCommand.run(arguments)
@@ -32,6 +41,9 @@ enum TransformServer {
                                        [--array|--dictionary|--ndjson] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
                TransformServer healthcheck [URL] [--config DIR] [--port N]
+               TransformServer --version
+
+        `TransformServer COMMAND --help` describes a command: its options and exit statuses.
 
         """
 }

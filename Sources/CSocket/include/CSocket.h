@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// GNU calls that Swift's Glibc module does not import (sockets, epoll, the CPU affinity mask). Only files in
-// Sources/TransformServer/Network/ use this module (Syscall.swift, Listener.swift, EventLoop.swift and
-// CoreCount.swift), and the tests of CoreCount.
+// GNU calls that Swift's Glibc module does not import (sockets, epoll, the CPU affinity mask, malloc_trim). Only
+// files in Sources/TransformServer/Network/ use this module (Syscall.swift, Listener.swift, EventLoop.swift,
+// CoreCount.swift and MemoryReclaimer.swift), and the tests of CoreCount.
 #ifndef CSOCKET_H
 #define CSOCKET_H
 
@@ -34,5 +34,12 @@ int csocket_epoll_ready(int epoll, int *fds, unsigned *readiness, int capacity);
 /// The number of CPUs in this process's affinity mask (sched_getaffinity(2), CPU_COUNT), or 0 when it cannot be
 /// read.
 int csocket_affinity_cpu_count(void);
+
+/// 1 when the peer has closed or reset the connection (a peek reads the end of the stream or fails), 0 while it
+/// is open or has bytes waiting (recv with MSG_PEEK | MSG_DONTWAIT; nothing is consumed).
+int csocket_peer_has_left(int fd);
+
+/// malloc_trim(0): gives the allocator's free memory back to the system; 1 if some was released.
+int csocket_malloc_trim(void);
 
 #endif

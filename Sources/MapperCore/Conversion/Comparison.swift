@@ -41,112 +41,33 @@ extension RegistrySnapshot {
                     model: model.name, built: nil, result: result, entries: all.entries,
                     maxEntries: options.maxReportEntries)))
             }
-            var differences: [String] = []
-            if a.out != b.out {
-                ModelDifference(snapshot: self, a: a, b: b).collect(root: model, into: &differences)
-            }
-            var out: [UInt8] = Array("{\"equal\":\(a.out == b.out),\"differences\":[".utf8)
-            for (i, path) in differences.enumerated() {
+            let identityA = IdentityForm.of(a.out, as: model, builtAt: a.builtAt, in: self)
+            let identityB = IdentityForm.of(b.out, as: model, builtAt: b.builtAt, in: self)
+            let equal = identityA == identityB
+            var found = ModelDifference.Found()
+            if !equal { ModelDifference(snapshot: self, a: identityA, b: identityB).collect(root: model, into: &found) }
+            var out: [UInt8] = Array("{\"equal\":\(equal),\"differences\":[".utf8)
+            for (i, path) in found.paths.enumerated() {
                 if i > 0 { out.append(.comma) }
                 JSONValue.writeString(path, into: &out)
             }
-            out.append(contentsOf: "]}".utf8)
+            out.append(.closeBracket)
+            if !found.models.isEmpty {
+                out.append(contentsOf: ",\"models\":{".utf8)
+                for (i, entry) in found.models.enumerated() {
+                    if i > 0 { out.append(.comma) }
+                    JSONValue.writeString(entry.path, into: &out)
+                    out.append(contentsOf: ":[".utf8)
+                    JSONValue.writeString(entry.a, into: &out)
+                    out.append(.comma)
+                    JSONValue.writeString(entry.b, into: &out)
+                    out.append(.closeBracket)
+                }
+                out.append(.closeBrace)
+            }
+            out.append(.closeBrace)
             return .success(Converted(body: out, warnings: all.count, modelHash: nil, report: all))
         }
     }
 }
 
-/// Walks two model-form outputs side by side and lists the model-form pointers where they differ: descending into
-/// models (by declared property), equal-length arrays and dictionaries with the same keys in the same order;
-/// anything else that differs is listed once at its own path.
-struct ModelDifference {
-    let snapshot: RegistrySnapshot
-    let a: Run
-    let b: Run
-    private var tapeA = JSONTape()
-    private var tapeB = JSONTape()
-
-    init(snapshot: RegistrySnapshot, a: Run, b: Run) {
-        self.snapshot = snapshot
-        self.a = a
-        self.b = b
-        for (bytes, tape) in [(a.out, \ModelDifference.tapeA), (b.out, \ModelDifference.tapeB)] {
-            self[keyPath: tape] = (try? JSONTape.scanning(bytes, maxDepth: Int.max).get()) ?? JSONTape()
-        }
-    }
-
-    func collect(root: CompiledModel, into differences: inout [String]) {
-        a.out.withUnsafeBytes { bytesA in
-            b.out.withUnsafeBytes { bytesB in
-                walk(0, 0, bytesA, bytesB, type: .model(root.id), path: "", into: &differences)
-            }
-        }
-    }
-
-    private func walk(_ i: Int, _ j: Int, _ bytesA: UnsafeRawBufferPointer, _ bytesB: UnsafeRawBufferPointer,
-                      type: CompiledValue.Kind?, path: String, into differences: inout [String]) {
-        let ta = tapeA.tokens[i]
-        let tb = tapeB.tokens[j]
-        func raw(_ t: JSONToken, _ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
-            bytes[t.rawRange]
-        }
-        if raw(ta, bytesA).elementsEqual(raw(tb, bytesB)) { return }
-        switch (type, ta.kind, tb.kind) {
-        case (.model?, .object, .object):
-            guard let idA = a.builtAt[ta.start], idA == b.builtAt[tb.start] else { break }
-            let model = snapshot.model(idA)
-            let membersA = members(i, tapeA, bytesA)
-            let membersB = members(j, tapeB, bytesB)
-            for property in model.properties {
-                let childPath = path + "/" + JSONPointer.escape(property.name)
-                switch (membersA[property.name], membersB[property.name]) {
-                case (nil, nil): continue
-                case let (x?, y?): walk(x, y, bytesA, bytesB, type: property.value.kind, path: childPath, into: &differences)
-                default: differences.append(childPath)
-                }
-            }
-            return
-        case (_, .array, .array) where ta.count == tb.count:
-            let element: CompiledValue.Kind?
-            switch type {
-            case .array(let e)?, .set(let e)?: element = e?.kind
-            default: element = nil
-            }
-            var x = i + 1
-            var y = j + 1
-            for n in 0..<ta.count {
-                walk(x, y, bytesA, bytesB, type: element, path: path + "/" + String(n), into: &differences)
-                x = tapeA.tokens[x].next
-                y = tapeB.tokens[y].next
-            }
-            return
-        case (.dictionary(let element)?, .object, .object) where ta.count == tb.count:
-            let keysA = orderedKeys(i, tapeA, bytesA)
-            let keysB = orderedKeys(j, tapeB, bytesB)
-            guard keysA.map(\.key) == keysB.map(\.key) else { break }
-            for (x, y) in zip(keysA, keysB) {
-                walk(x.value, y.value, bytesA, bytesB, type: element?.kind,
-                     path: path + "/" + JSONPointer.escape(x.key), into: &differences)
-            }
-            return
-        default: break
-        }
-        differences.append(path.isEmpty ? "" : path)
-    }
-
-    private func orderedKeys(_ index: Int, _ tape: JSONTape, _ bytes: UnsafeRawBufferPointer) -> [(key: [UInt8], value: Int)] {
-        var result: [(key: [UInt8], value: Int)] = []
-        var k = index + 1
-        for _ in 0..<tape.tokens[index].count {
-            result.append((JSONStrings.decoded(tape.tokens[k], in: bytes), k + 1))
-            k = tape.tokens[k + 1].next
-        }
-        return result
-    }
-
-    private func members(_ index: Int, _ tape: JSONTape, _ bytes: UnsafeRawBufferPointer) -> [String: Int] {
-        var result: [String: Int] = [:]
-        for (key, value) in orderedKeys(index, tape, bytes) { result[String(decoding: key, as: UTF8.self)] = value }
-        return result
-    }
-}

@@ -3,7 +3,8 @@
 extension Converter {
     /// `array` and `set`: without an element type the array as is (each element written as is, for a set); with
     /// one, each element converted and dropped (`element_dropped`, the cause in the message) when it gives no value
-    /// or only the implicit default. A set then removes elements whose output bytes equal an earlier element's.
+    /// or only the implicit default. A set then removes elements whose identity bytes (`IdentityForm`: the output
+    /// bytes for most scalars) equal an earlier element's.
     mutating func convertArray(_ ref: ValueRef, element: CompiledValue?, deduplicate: Bool) -> TypeCoercion.Result {
         guard element != nil || deduplicate else {
             writeAny(ref)
@@ -40,7 +41,7 @@ extension Converter {
             if result.outcome != .value {
                 out.truncate(to: elementStart)
                 warn(.elementDropped(cause: issue, noValue: result.outcome == .noValue))
-            } else if deduplicate, isDuplicate(valueStart..<out.count, of: &kept!) {
+            } else if deduplicate, isDuplicate(valueStart..<out.count, as: element?.kind, of: &kept!) {
                 out.truncate(to: elementStart)
                 if let issue { warn(issue) }
             } else {
@@ -55,23 +56,57 @@ extension Converter {
         return .value
     }
 
-    /// A set's kept elements: where each was written, and their indexes by a hash of their bytes.
-    struct KeptElements {
-        var ranges: [Range<Int>] = []
-        var byHash: [Int: [Int]] = [:]
+    /// `set`: `convertArray` removing repeated elements; where they compare by identity bytes, recording which
+    /// model each element built, for its identity. Out of line, so that `convert` inlines `convertArray` for
+    /// arrays as it did before sets had this step (inlined, it cost the timeline about 700 instructions).
+    @inline(never)
+    mutating func convertSet(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
+        let recorded = recordsBuilt
+        if Self.identityDiffersFromOutput(element?.kind) { recordsBuilt = true }
+        defer {
+            recordsBuilt = recorded
+            // Recorded only for this set: dropped once it is done, so a long batch or stream does not pile them up.
+            if !recorded { builtAt.removeAll(keepingCapacity: true) }
+        }
+        return convertArray(ref, element: element, deduplicate: true)
     }
 
-    /// Whether `span` of `out` repeats a kept element; remembers its hash otherwise (the caller keeps its range).
-    private func isDuplicate(_ span: Range<Int>, of kept: inout KeptElements) -> Bool {
-        let bytes = out.bytes(span)
-        var hasher = Hasher()
-        hasher.combine(bytes.count)
-        hasher.combine(bytes: bytes)
-        let hash = hasher.finalize()
-        if let candidates = kept.byHash[hash],
-           candidates.contains(where: { out.bytes(kept.ranges[$0]).elementsEqual(bytes) }) { return true }
-        kept.byHash[hash, default: []].append(kept.ranges.count)
-        return false
+    /// A set's kept elements: where each was written, and their indexes by a hash of their bytes, each with its
+    /// identity bytes when those are compared instead of the output bytes (else empty).
+    struct KeptElements {
+        var ranges: [Range<Int>] = []
+        var byHash: [Int: [(index: Int, identity: [UInt8])]] = [:]
+    }
+
+    /// Whether the identity bytes of an element of `kind` can differ from its output bytes: numbers kept as
+    /// written, `any`, dictionaries and models (sorted members, `$model`), and containers of those.
+    static func identityDiffersFromOutput(_ kind: CompiledValue.Kind?) -> Bool {
+        switch kind {
+        case nil, .number?, .any?, .dictionary?, .model?: true
+        case .array(let element)?, .set(let element)?: identityDiffersFromOutput(element?.kind)
+        default: false
+        }
+    }
+
+    /// Whether `span` of `out`, an element of `kind`, repeats a kept element, comparing identity bytes where those
+    /// can differ from the output bytes; remembers it otherwise (the caller keeps its range).
+    private func isDuplicate(_ span: Range<Int>, as kind: CompiledValue.Kind?, of kept: inout KeptElements) -> Bool {
+        let byIdentity = Self.identityDiffersFromOutput(kind)
+        let identity = byIdentity
+            ? IdentityForm.of(Array(out.bytes(span)), as: kind, builtAt: builtAt, base: span.lowerBound, in: snapshot)
+            : []
+        return identity.withUnsafeBytes { identityBytes in
+            let bytes = byIdentity ? identityBytes : out.bytes(span)
+            var hasher = Hasher()
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: bytes)
+            let hash = hasher.finalize()
+            if let candidates = kept.byHash[hash], candidates.contains(where: {
+                byIdentity ? $0.identity.elementsEqual(bytes) : out.bytes(kept.ranges[$0.index]).elementsEqual(bytes)
+            }) { return true }
+            kept.byHash[hash, default: []].append((kept.ranges.count, identity))
+            return false
+        }
     }
 
     /// `dictionary`: keys kept (duplicates resolved), each value converted as an element when typed.

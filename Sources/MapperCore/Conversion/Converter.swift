@@ -167,7 +167,7 @@ struct Converter {
             result = convertArray(ref, element: element, deduplicate: false)
         case .set(let element):
             guard token.kind == .array else { return Self.mismatch(token, bytes, value) }
-            result = convertArray(ref, element: element, deduplicate: true)
+            result = convertSet(ref, element: element)
         case .dictionary(let element):
             guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
             result = convertDictionary(ref, element: element)

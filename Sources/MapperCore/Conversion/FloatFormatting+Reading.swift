@@ -38,37 +38,58 @@ extension FloatFormatting {
 
     /// The correctly rounded nearest Double of a grammar-valid JSON number (±infinity on overflow; subnormals or
     /// ±0 on underflow).
-    static func readDouble(_ text: UnsafeRawBufferPointer) -> Double {
+    static func readDouble(_ text: UnsafeRawBufferPointer) -> Double { readDoubleNotingExactness(text).value }
+
+    /// `readDouble`, and whether the value's written form (`write`) surely denotes the text's exact value: zero,
+    /// or at most 15 significant digits in the normal range, read by the fast path. Any decimal of at most 15
+    /// significant digits (DBL_DIG) reads back from its nearest Double, so the shortest digits of that Double are
+    /// the text's own. When false, the caller compares the written text with the input (`precision_lost`).
+    static func readDoubleNotingExactness(_ text: UnsafeRawBufferPointer) -> (value: Double, surelyExact: Bool) {
         let number = NumberText.Anatomy(text)
         let magnitude: Double
+        var surelyExact = false
         // |value| < 10^point: 10^-330 rounds to 0; |value| >= 10^(point-1): 10^309 is beyond the largest Double.
-        if number.isZero || number.pointPosition < -330 {
+        if number.isZero {
+            magnitude = 0
+            surelyExact = true
+        } else if number.pointPosition < -330 {
             magnitude = 0
         } else if number.pointPosition > 310 {
             magnitude = .infinity
         } else if let fast = fastDouble(number) {
             magnitude = fast
+            surelyExact = true
         } else {
             magnitude = withCompactText(number) { strtod($0, nil) }
         }
-        return number.negative ? -magnitude : magnitude
+        return (number.negative ? -magnitude : magnitude, surelyExact)
     }
 
     /// The correctly rounded nearest Float of a grammar-valid JSON number, rounded directly from the decimal text.
-    static func readFloat(_ text: UnsafeRawBufferPointer) -> Float {
+    static func readFloat(_ text: UnsafeRawBufferPointer) -> Float { readFloatNotingExactness(text).value }
+
+    /// `readFloat`, and whether the written form surely denotes the text's exact value: zero, or at most 6
+    /// significant digits (FLT_DIG) read by the fast path (see `readDoubleNotingExactness`).
+    static func readFloatNotingExactness(_ text: UnsafeRawBufferPointer) -> (value: Float, surelyExact: Bool) {
         let number = NumberText.Anatomy(text)
         let magnitude: Float
+        var surelyExact = false
         // 10^-50 rounds to 0 (the least Float is about 1.4e-45); 10^39 is beyond the largest (about 3.4e38).
-        if number.isZero || number.pointPosition < -50 {
+        if number.isZero {
+            magnitude = 0
+            surelyExact = true
+        } else if number.pointPosition < -50 {
             magnitude = 0
         } else if number.pointPosition > 40 {
             magnitude = .infinity
         } else if let fast = fastFloat(number) {
             magnitude = fast
+            // The fast path's range (10^-10 to below 10^18) is normal for Float.
+            surelyExact = number.significantCount <= 6
         } else {
             magnitude = withCompactText(number) { strtof($0, nil) }
         }
-        return number.negative ? -magnitude : magnitude
+        return (number.negative ? -magnitude : magnitude, surelyExact)
     }
 
     // MARK: - Helpers

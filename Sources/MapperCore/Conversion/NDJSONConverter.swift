@@ -5,7 +5,8 @@
 /// Each non-blank line (blank: only SP, HTAB, CR) gives one output line: the result, a validation report line, or
 /// an error record `{"error":{"status":…,"code":…,"message":…,"line":N,…}}`. Line numbers are 1-based and count
 /// blank lines. A line over the limit is skipped up to its LF (`413 line_too_long`) and the stream goes on. In
-/// strict mode the first failing line ends the stream (`isFinished`).
+/// strict mode the first failing line ends a conversion stream (`isFinished`); a validation stream reports every
+/// line in either mode (docs/api.md, `/validate/{Model}/array`).
 public struct NDJSONConverter {
     /// What each line produces.
     public enum Kind: Sendable { case convert, validate }
@@ -22,8 +23,10 @@ public struct NDJSONConverter {
     public private(set) var warnings = 0
     /// Error records written (the CLI exits 1 when any).
     public private(set) var errorLines = 0
-    /// True once strict mode stopped at a failing line; later input is ignored.
+    /// True once strict mode stopped a conversion stream at a failing line; later input is ignored.
     public private(set) var isFinished = false
+    /// Strict conversion ends at its first failing line; validation never ends early.
+    private var endsAtFirstFailure: Bool { options.mode == .strict && kind == .convert }
 
     /// A converter for `model`; `maxLineBytes` is the per-line limit (default 1 MiB).
     public init(snapshot: RegistrySnapshot, model: String, options: ConversionOptions, kind: Kind = .convert,
@@ -98,7 +101,7 @@ public struct NDJSONConverter {
             out.append(contentsOf: Self.reportLine(report, line: number))
             out.append(.lineFeed)
             warnings += 1
-            if options.mode == .strict { isFinished = true }
+            if endsAtFirstFailure { isFinished = true }
         case .failure(let error):
             writeRecord(error, into: &out)
         }
@@ -140,7 +143,7 @@ public struct NDJSONConverter {
         out.append(.lineFeed)
         warnings += 1
         errorLines += 1
-        if options.mode == .strict { isFinished = true }
+        if endsAtFirstFailure { isFinished = true }
     }
 }
 

@@ -6,7 +6,7 @@
 /// |-------------|--------------------------------|----------------|------------------------------------------|---------------------|--------------|
 /// | bool        | ≠0 true (coerced unless 0/1)   | as is          | YYModel table; number string (coerced)   | false (null_to_default) | false (wrong_type) |
 /// | integers    | exact; fraction truncated; range | 1/0 (coerced) | table; number string (coerced)          | 0 (null_to_default) | 0 (wrong_type) |
-/// | float/double| nearest; ±inf → out_of_range   | 1/0 (coerced)  | table; number string (coerced)           | 0 (null_to_default) | 0 (wrong_type) |
+/// | float/double| nearest; ±inf → out_of_range; written ≠ input → precision_lost | 1/0 (coerced) | table; number string (coerced) | 0 (null_to_default) | 0 (wrong_type) |
 /// | number      | text kept                      | kept           | table; number string → its text (coerced)| no value            | dropped (wrong_type) |
 /// | decimal     | exact ≤ 38 digits              | 1/0 (coerced)  | number string (coerced); no table        | no value            | dropped (wrong_type) |
 /// | string      | its text (coerced)             | "true"/"false" (coerced) | as is                          | no value            | dropped (wrong_type) |
@@ -161,18 +161,49 @@ enum TypeCoercion {
                 }
                 return .value
             }
-        case .float:
-            let value = FloatFormatting.readFloat(text)
-            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
-            FloatFormatting.write(value, into: &out)
-        case .double:
-            let value = FloatFormatting.readDouble(text)
-            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
-            FloatFormatting.write(value, into: &out)
+        case .float, .double:
+            return floatingPoint(text, as: target, coerced: isCoerced, found: found, into: &out)
         default:
             preconditionFailure("numeric coercion called for \(target.typeName)")
         }
+    }
+
+    /// A grammar-valid number text into `float` or `double`: the nearest value, `out_of_range` at ±infinity, and
+    /// `precision_lost` when the written value differs from the text's. Out of line, so that the integer and
+    /// bool paths of `number` stay as small as they were before this check.
+    @inline(never)
+    private static func floatingPoint(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
+                                      found: Found, into out: inout some ByteSink) -> Result {
+        let start = out.count
+        let surelyExact: Bool
+        if case .float = target.kind {
+            let (value, exact) = FloatFormatting.readFloatNotingExactness(text)
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
+            FloatFormatting.write(value, into: &out)
+            surelyExact = exact
+        } else {
+            let (value, exact) = FloatFormatting.readDoubleNotingExactness(text)
+            guard value.isFinite else { return outOfRange(target, found.text, into: &out) }
+            FloatFormatting.write(value, into: &out)
+            surelyExact = exact
+        }
+        if !surelyExact { return checkingPrecision(text, written: start, target, found, coerced: isCoerced, in: out) }
         return isCoerced ? coerced(from: start) : .value
+    }
+
+    /// A `float` or `double` written from `start` on whose text may not denote the input's exact value: the value is
+    /// kept, with `precision_lost` when the two differ numerically (`16777217` as float writes `16777216`, `1e-400`
+    /// writes `0`). Out of line: only numbers that the fast reading path did not settle get here.
+    @inline(never)
+    private static func checkingPrecision(_ text: UnsafeRawBufferPointer, written start: Int, _ target: CompiledValue,
+                                          _ found: Found, coerced isCoerced: Bool, in out: some ByteSink) -> Result {
+        var result = isCoerced ? coerced(from: start) : .value
+        let written = out.written(from: start)
+        if written.withUnsafeBytes({ NumberText.compare($0, text) }) != 0 {
+            result.issue = Issue(code: .precisionLost, message:
+                "\(found.text) cannot be held exactly by \(target.typeName): written as \(String(decoding: written, as: UTF8.self))")
+        }
+        return result
     }
 
     /// The value of `text` when it is an integer exactly as the canonical writer spells it (`isCanonicalInteger`)

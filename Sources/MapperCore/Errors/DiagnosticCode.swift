@@ -19,6 +19,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case constraintFailed = "constraint_failed"
     case ruleFailed = "rule_failed"
     case lineTooLong = "line_too_long"
+    case precisionLost = "precision_lost"
 }
 
 /// A problem with one value, found while converting it; the caller decides where it is reported

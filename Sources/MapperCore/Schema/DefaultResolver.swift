@@ -36,6 +36,13 @@ final class DefaultResolver: @unchecked Sendable {
             problems.append(SchemaProblem(file: file, path: pointer, message: "the default does not convert: \(why)"))
             return
         }
+        // A default that a float or double cannot hold would write another number than the schema says.
+        let lost = modelForm.issue?.code == .precisionLost ? modelForm.issue?.message
+            : modelForm.diagnostics.entries.first { $0.code == .precisionLost }?.message
+        if let lost {
+            problems.append(SchemaProblem(file: file, path: pointer, message: "the default loses precision: \(lost)"))
+            return
+        }
         if let failure = modelForm.diagnostics.entries.first(where: \.isError) {
             problems.append(SchemaProblem(file: file, path: pointer, message: "the default is invalid: \(failure.message)"))
             return

@@ -5,9 +5,7 @@ extension SchemaCompiler {
     mutating func build(_ name: String) -> CompiledModel {
         let schema = models[name]!
         let all = flattenedProperties(of: name)
-        let blacklist = Set(resolved(name, \.blacklist) ?? [])
-        let whitelist = resolved(name, \.whitelist).map(Set.init)
-        let effective = all.filter { !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true) }
+        let effective = effectiveProperties(of: name)
         let willTransform = resolved(name, \.willTransform)
         let validate = resolved(name, \.validate)
 
@@ -27,6 +25,9 @@ extension SchemaCompiler {
             readPaths += steps.rename.flatMap { [$0.from.components, $0.to.components] }
             readPaths += steps.remove.map(\.components) + steps.defaults.map(\.key.components)
         }
+        // Keys that `transformToJSON.set` writes are read and ignored, so `/normalize` output reads back.
+        let transformToJSON = resolved(name, \.transformToJSON)
+        readPaths += transformToJSON?.set.map(\.key.components) ?? []
         var firstKeys: [[UInt8]] = []
         var firstKeyIDs: [[UInt8]: Int] = [:]
         for path in readPaths where firstKeyIDs[path[0]] == nil {
@@ -71,7 +72,7 @@ extension SchemaCompiler {
             rejectsUnknownKeys: resolved(name, \.unknownKeys) ?? false, readTrie: KeyTrie.build(readPaths),
             modelReadKeys: Set(all.map { Array($0.name.utf8) } + rules.flatMap { Self.firstKeys($0.modelForm) }),
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
-            transformToJSON: resolved(name, \.transformToJSON), schema: schema)
+            transformToJSON: transformToJSON, schema: schema)
     }
 
     static func firstKeys(_ predicate: Predicate) -> [[UInt8]] {

@@ -64,7 +64,7 @@ struct SchemaCompiler {
             changed = false
             for name in candidates {
                 let ok = chain(of: name).map { $0.allSatisfy { candidates.contains($0.name) } } ?? false
-                    && flattenedProperties(of: name).allSatisfy { references($0.value).isSubset(of: candidates) }
+                    && flattenedProperties(of: name).allSatisfy { $0.value.referencedModels.isSubset(of: candidates) }
                     && models[name]!.classRules.allSatisfy { candidates.contains($0.use) && isDescendant($0.use, of: name) }
                 if !ok {
                     candidates.remove(name)
@@ -73,14 +73,6 @@ struct SchemaCompiler {
             }
         }
         return candidates.sorted()
-    }
-
-    private func references(_ value: ValueSchema) -> Set<String> {
-        switch value.type {
-        case .builtin: return []
-        case .container(_, let element): return element.map(references) ?? []
-        case .model(let name): return [name]
-        }
     }
 
     /// The model's ancestry, root first, or nil when `extends` loops.
@@ -122,6 +114,13 @@ struct SchemaCompiler {
         return result
     }
 
+    /// The properties a model converts: flattened, then `blacklist` and `whitelist` applied.
+    func effectiveProperties(of name: String) -> [PropertySchema] {
+        let blacklist = Set(resolved(name, \.blacklist) ?? [])
+        let whitelist = resolved(name, \.whitelist).map(Set.init)
+        return flattenedProperties(of: name).filter { !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true) }
+    }
+
     func resolved<V>(_ name: String, _ rule: KeyPath<ModelSchema, Inheritable<V>>) -> V? {
         var value: V?
         for model in chain(of: name) ?? [] { value = model[keyPath: rule].resolved(parent: value) }
@@ -138,6 +137,7 @@ struct SchemaCompiler {
                 problem(model, model.origin.pointer + "/transformToJSON/omit/\(i)", "omit names no property \"\(name)\"")
             }
         }
+        checkRoundTrip(model)
         if case .set(let rules) = model.validate {
             let groups = [("required", rules.required)] + rules.requireAny.enumerated().map { ("requireAny/\($0)", $1) }
             for (where_, list) in groups {

@@ -61,7 +61,7 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
-            return try publish(documents, earlier: problems, state: &state)
+            return try publish(documents, earlier: problems, state: &state, persist: { _ in true })!
         }
     }
 
@@ -69,7 +69,16 @@ public final class SchemaRegistry: Sendable {
     public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry)
         throws(SchemaSetError) -> RegistrySnapshot
     {
-        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
+        try apply(upserts: upserts, deletes: deletes, source: source, persist: { _ in true })!
+    }
+
+    /// `apply`, durable first: the new snapshot, valid and compiled, goes to `persist` before anyone can see it
+    /// (writers wait meanwhile), and it is published only when `persist` says it is saved. Nil when it is not:
+    /// then nothing changed.
+    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
+                      persist: (RegistrySnapshot) -> Bool) throws(SchemaSetError) -> RegistrySnapshot?
+    {
+        try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot? in
             var problems: [SchemaProblem] = []
             var documents = state.documents
             for name in deletes { documents[name] = nil }
@@ -79,7 +88,7 @@ public final class SchemaRegistry: Sendable {
                     documents[document.schema.name] = document
                 }
             }
-            return try publish(documents, earlier: problems, state: &state)
+            return try publish(documents, earlier: problems, state: &state, persist: persist)
         }
     }
 
@@ -87,6 +96,15 @@ public final class SchemaRegistry: Sendable {
     /// bundle. Returns the new snapshot and the names written.
     public func applyBundle(_ body: [UInt8], file: String = "(request)") throws(SchemaSetError)
         -> (snapshot: RegistrySnapshot, written: [String])
+    {
+        let (snapshot, written) = try applyBundle(body, file: file, persist: { _ in true })
+        return (snapshot!, written)
+    }
+
+    /// `applyBundle`, durable first as `apply(upserts:deletes:source:persist:)` is: a nil snapshot when `persist`
+    /// could not save it (nothing changed).
+    public func applyBundle(_ body: [UInt8], file: String = "(request)", persist: (RegistrySnapshot) -> Bool)
+        throws(SchemaSetError) -> (snapshot: RegistrySnapshot?, written: [String])
     {
         let root: JSONValue
         do throws(JSONSyntaxError) {
@@ -118,14 +136,16 @@ public final class SchemaRegistry: Sendable {
         let bundle = SchemaFile(name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
         var written: [String] = []
         for model in models { if case .string(let name)? = model["name"] { written.append(name) } }
-        return (try apply(upserts: [bundle], deletes: deletes), written)
+        return (try apply(upserts: [bundle], deletes: deletes, persist: persist), written)
     }
 
-    /// Validates and compiles `documents` as the new whole set and publishes it.
+    /// Validates and compiles `documents` as the new whole set and publishes it once `persist` has saved it (nil,
+    /// and nothing changed, when it could not).
     /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
     /// be, so every problem is reported at once.
     private func publish(_ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
-                         state: inout WriterState) throws(SchemaSetError) -> RegistrySnapshot
+                         state: inout WriterState, persist: (RegistrySnapshot) -> Bool)
+        throws(SchemaSetError) -> RegistrySnapshot?
     {
         var compiler = SchemaCompiler(models: documents.values.map(\.schema), ids: state.ids, limits: limits)
         compiler.validateSet()
@@ -151,6 +171,7 @@ public final class SchemaRegistry: Sendable {
         snapshot.defaultResolver = nil
         problems += resolver.problems
         guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
+        guard persist(snapshot) else { return nil }
         compilations.add(compiled.count, ordering: .relaxed)
         state.documents = documents
         state.ids = compiler.ids

@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// `TransformServer check [DIR]`: validates a schema directory and prints every problem (exit 1 if any).
+/// `TransformServer check [DIR]`: validates a schema directory and prints every problem (exit 1 if any; 2 when
+/// the directory cannot be read, or is a configuration folder rather than its `schemas/`).
 enum CheckCommand {
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count <= 1, !(arguments.first?.hasPrefix("-") ?? false) else {
@@ -14,8 +15,8 @@ enum CheckCommand {
         do throws(SchemaDirectory.LoadError) {
             files = try source.files()
         } catch {
-            StandardIO.error(error.description)
-            return 1
+            StandardIO.error("TransformServer check: \(error.description)")
+            return 2
         }
         let registry = SchemaRegistry()
         do throws(SchemaSetError) {

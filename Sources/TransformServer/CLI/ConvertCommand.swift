@@ -59,9 +59,6 @@ enum ConvertCommand {
         }
         guard !result.model.isEmpty else { throw .missingModel }
         guard batches <= 1 else { throw .conflicting("--array, --dictionary and --ndjson exclude each other.") }
-        guard result.options.input == .wire || normalize else {
-            throw .conflicting("--from model needs --normalize.")
-        }
         result.options.output = normalize ? .wire : .model
         return result
     }
@@ -71,7 +68,8 @@ enum ConvertCommand {
         do throws(UsageError) {
             parsed = try parse(arguments)
         } catch {
-            StandardIO.error("TransformServer convert: \(error.description)\n" + TransformServer.usage)
+            StandardIO.error("TransformServer convert: \(error.description)\n"
+                + "usage: TransformServer convert <Model> [options]; 'TransformServer convert --help' lists them.")
             return 2
         }
         // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (API.md): from
@@ -100,7 +98,7 @@ enum ConvertCommand {
             for problem in error.problems { StandardIO.error(problem.description) }
             return 2
         } catch {
-            StandardIO.error("\(error)")
+            StandardIO.error("TransformServer convert: \(error)")
             return 2
         }
         let snapshot = registry.current
@@ -120,7 +118,8 @@ enum ConvertCommand {
         }
         switch result {
         case .success(let converted):
-            StandardIO.write(converted.body)
+            // A terminal or a shell pipeline expects a last newline; the HTTP body stays without one.
+            StandardIO.write(converted.body.last == UInt8(ascii: "\n") ? converted.body : converted.body + [UInt8(ascii: "\n")])
             if converted.warnings > 0 {
                 StandardIO.error("\(converted.warnings) warning\(converted.warnings == 1 ? "" : "s")")
             }

@@ -26,11 +26,19 @@ enum ServeCommand {
         }
         raiseOpenFilesLimit()
         signal(SIGPIPE, SIG_IGN)
+        // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
+        // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
+        // its disposition being SIG_IGN, drops it — a lost SIGTERM. So block them here, before any thread exists:
+        // every thread inherits the mask, whatever mask the parent handed down.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_BLOCK, &handled, nil)
         let server: Server
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
         } catch {
-            failStartup(error.description, status: 1)
+            failStartup(error.description, status: error.exitStatus)
         }
         let port: Int
         do throws(SocketError) {
@@ -38,13 +46,6 @@ enum ServeCommand {
         } catch {
             failStartup(error.description, status: 1)
         }
-        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
-        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
-        // A parent may hand down a blocked signal mask (test runners, some supervisors): unblock ours explicitly.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
@@ -63,6 +64,10 @@ enum ServeCommand {
             signalSources.append(source)
         }
         reloadTimer = SchemaReloader.startPolling(server.context)
+        // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
+        // once gets a drain, not the default action that killed the process.
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
+        StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
     }
 

@@ -40,8 +40,20 @@ enum RegistryOverlayFile {
         }
     }
 
+    /// Saves the registry writes of `snapshot`: every model registered through the API, and a deletion marker for
+    /// each of `fileModels` (the schema files' models) that it no longer holds. Called before the snapshot is
+    /// published (docs/api.md, Persistence): when this throws, the change is refused and nothing changes.
+    static func save(_ snapshot: RegistrySnapshot, fileModels: Set<String>, in directory: String) throws(SocketError) {
+        let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
+            guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
+            return SchemaFile(name: Self.name, bytes: entry.document, source: .registry, version: entry.version)
+        }
+        let deleted = fileModels.filter { !snapshot.contains($0) }.sorted()
+        try write(RegistryOverlay(models: models, deleted: deleted), in: directory)
+    }
+
     /// Rewrites the overlay whole: a temporary file, fsync, rename over the old one, fsync of the directory — so a
-    /// crash leaves the old or the new overlay, never a mix.
+    /// crash leaves the old or the new overlay, never a mix. Any failed step throws (the old overlay stays).
     static func write(_ overlay: RegistryOverlay, in directory: String) throws(SocketError) {
         let path = directory + "/" + name
         let temporary = path + ".tmp"
@@ -64,12 +76,39 @@ enum RegistryOverlayFile {
             Glibc.close(fd)
             throw SocketError(operation: "fsync \(temporary)", errno: error)
         }
-        Glibc.close(fd)
+        guard Glibc.close(fd) == 0 else { throw SocketError(operation: "close \(temporary)", errno: errno) }
         guard rename(temporary, path) == 0 else { throw SocketError(operation: "rename \(temporary)", errno: errno) }
+        // The rename is durable only once the directory is: until then a crash may bring back the old overlay.
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            Glibc.close(directoryFD)
+        guard directoryFD >= 0 else { throw SocketError(operation: "open \(directory)", errno: errno) }
+        defer { Glibc.close(directoryFD) }
+        guard fsync(directoryFD) == 0 else { throw SocketError(operation: "fsync \(directory)", errno: errno) }
+    }
+
+    /// Saves a registry change before it is published (`SchemaRegistry.apply(…persist:)`) into the server's
+    /// overlay directory, and keeps why it failed; with no writable schema directory, writes live in memory only
+    /// and saving always succeeds.
+    final class Saver {
+        private let directory: String?
+        private let fileModels: Set<String>
+        /// Why the last `save` failed (the change was refused).
+        private(set) var failure: SocketError?
+
+        init(_ context: ServerContext) {
+            directory = context.overlayDirectory
+            fileModels = context.fileModelNames
+        }
+
+        func save(_ snapshot: RegistrySnapshot) -> Bool {
+            guard let directory else { return true }
+            do throws(SocketError) {
+                try RegistryOverlayFile.save(snapshot, fileModels: fileModels, in: directory)
+                return true
+            } catch {
+                Log.event("registry_persist_failed", ["directory": directory, "error": error.description])
+                failure = error
+                return false
+            }
         }
     }
 

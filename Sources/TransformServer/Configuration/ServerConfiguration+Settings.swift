@@ -70,6 +70,8 @@ extension ServerConfiguration {
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
         // Ours, after API.md's table (docs/operations.md).
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
+        Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
+        Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
         Setting(key: "schemaReloadIntervalMs", kind: .offOrInteger(\.schemaReloadIntervalMs, 100...Int(Int32.max))),
         Setting(key: "maxConnectionAgeMs", kind: .integer(\.maxConnectionAgeMs, nonNegative)),
     ]

@@ -59,6 +59,13 @@ struct ServerConfiguration: Sendable, Equatable {
     /// Most threads one array or dictionary batch is converted on at once (`ConversionOptions.batchWorkers`); 0
     /// means as many as the cores the server may use (`CoreCount`), 1 converts every batch on one thread.
     var batchWorkers = 0
+    /// How long a connection that closes after its last response keeps reading and discarding input (its sending
+    /// side already shut), so that input it never read cannot make the kernel reset the connection and destroy the
+    /// response; 0 closes at once.
+    var lingeringCloseMs = 2_000
+    /// Most bytes of announced request bodies (over 64 KiB each) held at once across all connections, from their
+    /// head until their answer; a body that does not fit is refused with 503 at once.
+    var maxInFlightBodyBytes = 268_435_456
     /// How often the schema directory is checked for changes, which reload it as SIGHUP does; 0 turns polling off.
     var schemaReloadIntervalMs = 2_000
     /// After this age a connection's next response carries `Connection: close` (clients reconnect and spread over

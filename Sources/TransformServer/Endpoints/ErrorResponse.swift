@@ -42,6 +42,13 @@ enum ErrorResponse {
         make(503, "unavailable", "The service is unavailable: \(why).", close: true)
     }
 
+    /// A registry change that could not be saved, so it was not made (docs/api.md, Persistence); the connection
+    /// stays open, and the same request may be sent again.
+    static func notPersisted(_ failure: SocketError?) -> HTTPResponse {
+        let why = failure.map { " (\($0.description.dropLast()))" } ?? ""
+        return make(503, "unavailable", "The registry change could not be saved\(why), so nothing changed.", close: false)
+    }
+
     // MARK: - Request errors (the connection stays open)
 
     static func notFound() -> HTTPResponse { make(404, "not_found", "No route matches this path.") }

@@ -8,7 +8,7 @@ enum QueryParameters {
         var allowed: [String: Set<String>] = ["mode": ["lax", "strict"]]
         switch route.kind {
         case .conversion(let operation, let batch):
-            if operation == .normalize { allowed["from"] = ["wire", "model"] }
+            allowed["from"] = ["wire", "model"]
             if operation == .convert { allowed["keys"] = ["names", "mapped"] }
             if batch == .single { allowed["hash"] = ["false", "true"] }
         case .compare: allowed["from"] = ["wire", "model"]

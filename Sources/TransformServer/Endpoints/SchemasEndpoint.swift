@@ -31,27 +31,54 @@ enum SchemasEndpoint {
         return difference == 0
     }
 
-    /// `If-Match` on PUT and DELETE (412), `If-None-Match` on GET (304), RFC 9110 §13.1.
+    /// RFC 9110 §13.1: `If-Match` on PUT and DELETE (412 unless it names the current version, `*`: any), then
+    /// `If-None-Match` — on PUT and DELETE 412 when it names the current version or is `*` and the model exists
+    /// (`*` on PUT: create only if absent), on GET and HEAD 304.
     static func checkPreconditions(_ request: RequestHandler.Request) -> HTTPResponse? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
         let current = request.snapshot.entries[name]
-        if ["PUT", "DELETE"].contains(request.head.method), let ifMatch = request.header("if-match") {
+        let isWrite = ["PUT", "DELETE"].contains(request.head.method)
+        if isWrite, let ifMatch = request.header("if-match") {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
             if !matches { return ErrorResponse.preconditionFailed("If-Match does not match the current version of \(name).") }
         }
-        if ["GET", "HEAD"].contains(request.head.method), let ifNoneMatch = request.header("if-none-match"),
-           let entry = current {
-            let tags = entityTags(ifNoneMatch).map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
-            if tags.contains("*") || tags.contains(entry.etag) {
-                return HTTPResponse(status: 304, headers: [("ETag", entry.etag)])
-            }
+        guard let ifNoneMatch = request.header("if-none-match"), let entry = current,
+              noneMatchFails(ifNoneMatch, etag: entry.etag) else { return nil }
+        if isWrite {
+            return ErrorResponse.preconditionFailed(entityTags(ifNoneMatch).contains("*")
+                ? "\(name) already exists (If-None-Match: * asks to write only a model that does not)."
+                : "If-None-Match names the current version of \(name).")
         }
-        return nil
+        return notModified(etag: entry.etag)
     }
 
     static func entityTags(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
+    }
+
+    /// RFC 9110 §13.1.2: `If-None-Match` is false when it is `*` or lists the current entity tag, compared weakly
+    /// (`W/"x"` matches `"x"`).
+    static func noneMatchFails(_ header: String, etag: String) -> Bool {
+        entityTags(header).contains { $0 == "*" || $0 == etag || ($0.hasPrefix("W/") && $0.dropFirst(2) == etag) }
+    }
+
+    /// A 304 for a registry read: its validator, and the caching policy of the 200 it stands for (RFC 9110 §15.4.5).
+    static func notModified(etag: String) -> HTTPResponse {
+        var response = HTTPResponse(status: 304, headers: [("ETag", etag)])
+        response.cacheControl = .noCache
+        return response
+    }
+
+    /// A registry read: with an `ETag`, cacheable and revalidated with it before each use; without one (the
+    /// listing), nothing to revalidate with, so never stored.
+    static func read(_ body: [UInt8], etag: String?) -> HTTPResponse {
+        var response = HTTPResponse.json(200, body)
+        if let etag {
+            response.headers.append(("ETag", etag))
+            response.cacheControl = .noCache
+        }
+        return response
     }
 
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
@@ -68,25 +95,21 @@ enum SchemasEndpoint {
                     + Array(",\"source\":\"\(entry.source.rawValue)\"}".utf8)
             }
             body += Array("]}".utf8)
-            return .json(200, body)
+            return read(body, etag: nil)
         case (.jsonSchema, _):
             guard let document = snapshot.jsonSchema(for: request.route.model!) else {
                 return ErrorResponse.unknownModel(request.route.model!)
             }
             let etag = ModelEntry.etag(for: document)
-            if let ifNoneMatch = request.header("if-none-match"), entityTags(ifNoneMatch).contains(where: { $0 == "*" || $0 == etag }) {
-                return HTTPResponse(status: 304, headers: [("ETag", etag)])
+            if let ifNoneMatch = request.header("if-none-match"), noneMatchFails(ifNoneMatch, etag: etag) {
+                return notModified(etag: etag)
             }
-            var response = HTTPResponse.json(200, document)
-            response.headers.append(("ETag", etag))
-            return response
+            return read(document, etag: etag)
         case (.schema, "PUT"): return write(request, context: context)
         case (.schema, "DELETE"): return delete(request, context: context)
         default:
             let entry = snapshot.entries[request.route.model!]!
-            var response = HTTPResponse.json(200, entry.document)
-            response.headers.append(("ETag", entry.etag))
-            return response
+            return read(entry.document, etag: entry.etag)
         }
     }
 
@@ -99,10 +122,11 @@ enum SchemasEndpoint {
         }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                let snapshot = try context.registry.apply(upserts: [file], deletes: [])
-                persist(context)
+                let saved = try context.registry.apply(upserts: [file], deletes: [], persist: saver.save)
+                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 let entry = snapshot.entries[name]!
                 var response = HTTPResponse.json(existed ? 200 : 201, writtenJSON(name, entry, created: !existed))
                 response.headers.append(("ETag", entry.etag))
@@ -121,9 +145,10 @@ enum SchemasEndpoint {
         }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                let (snapshot, written) = try context.registry.applyBundle(body)
-                persist(context)
+                let (saved, written) = try context.registry.applyBundle(body, persist: saver.save)
+                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -140,14 +165,19 @@ enum SchemasEndpoint {
     private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
         return context.registryWrites.withLock { _ in
+            let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                _ = try context.registry.apply(upserts: [], deletes: [name])
-                persist(context)
+                let saved = try context.registry.apply(upserts: [], deletes: [name], persist: saver.save)
+                guard saved != nil else { return ErrorResponse.notPersisted(saver.failure) }
                 return HTTPResponse(status: 204)
             } catch {
-                let users = error.problems.map { "\($0.file) \($0.path)" }.joined(separator: ", ")
+                // The models by name; where they come from schema files, also the place (a request has none).
+                let users = context.registry.current.modelsUsing(name)
+                let named = users.isEmpty ? "other models" : users.joined(separator: ", ")
+                let places = error.problems.filter { $0.file != "(request)" }.map { "\($0.file) \($0.path)" }
+                let location = places.isEmpty ? "" : " (\(places.joined(separator: ", ")))"
                 return ErrorResponse.conflict(
-                    "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.")
+                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle.")
             }
         }
     }
@@ -155,16 +185,5 @@ enum SchemasEndpoint {
     private static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
             + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)}".utf8)
-    }
-
-    /// Rewrites the overlay with every registry-written model and a deletion marker for each file model that is
-    /// gone (API.md, Persistence); in memory only when there is no writable schema directory.
-    static func persist(_ context: ServerContext) {
-        guard let directory = context.overlayDirectory else { return }
-        do {
-            try RegistryOverlayFile.write(context.writtenOverlay(), in: directory)
-        } catch {
-            Log.event("registry_persist_failed", ["directory": directory, "error": "\(error)"])
-        }
     }
 }

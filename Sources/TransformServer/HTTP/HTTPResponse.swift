@@ -9,6 +9,22 @@ struct HTTPResponse: Equatable {
     var closesConnection = false
     /// An error whose body is rendered when the request id is known (`ErrorResponse.finalize`).
     var error: ErrorInfo?
+    /// The `Cache-Control` header (docs/api.md, Caching): `no-store` unless the response says otherwise.
+    var cacheControl: CacheControl = .noStore
+
+    /// RFC 9111 §5.2.2: every answer is computed for its request and never stored, except a registry read, which a
+    /// cache may keep but must revalidate with its `ETag` (`If-None-Match` → 304) before each use.
+    enum CacheControl: Equatable {
+        case noStore
+        case noCache
+
+        var bytes: StaticString {
+            switch self {
+            case .noStore: "Cache-Control: no-store\r\n"
+            case .noCache: "Cache-Control: no-cache\r\n"
+            }
+        }
+    }
 
     /// The `error` object of API.md before rendering: the fields that help go in `extra` (each `,"name":value`).
     struct ErrorInfo: Equatable {
@@ -19,6 +35,7 @@ struct HTTPResponse: Equatable {
 
     static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
         a.status == b.status && a.body == b.body && a.closesConnection == b.closesConnection && a.error == b.error
+            && a.cacheControl == b.cacheControl
             && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
     }
 

@@ -5,7 +5,7 @@ import MapperCore
 /// Serialises a response head; the body goes out as it is, behind it (one gathering send per response in the common
 /// case, with no copy of the body).
 ///
-/// The writer adds `Date`, `Content-Length` (or the chunked framing of a streamed response), `Connection: close`
+/// The writer adds `Date`, `Cache-Control` (`response.cacheControl`), `Content-Length` (or the chunked framing of a streamed response), `Connection: close`
 /// when the connection will close, and for HTTP/1.0 keep-alive `Connection: keep-alive`. A `HEAD` response carries
 /// the headers of the `GET` response and no body.
 enum HTTPResponseWriter {
@@ -39,6 +39,7 @@ enum HTTPResponseWriter {
         out.append("\r\nDate: ")
         out.append(utf8: HTTPDate.now())
         out.append("\r\n")
+        out.append(response.cacheControl.bytes)
         for index in response.headers.indices {  // read in place: a `for (name, value) in` copies each pair
             out.append(utf8: response.headers[index].name)
             out.append(": ")

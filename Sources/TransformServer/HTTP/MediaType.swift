@@ -15,7 +15,7 @@ struct MediaType: Equatable {
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         let essence = parts[0].trimmingCharacters(in: " \t").lowercased()
         let pieces = essence.split(separator: "/", omittingEmptySubsequences: false)
-        guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else { return nil }
+        guard pieces.count == 2, isRestrictedName(pieces[0]), isRestrictedName(pieces[1]) else { return nil }
         var result = MediaType(type: String(pieces[0]), subtype: String(pieces[1]))
         for parameter in parts.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
@@ -25,6 +25,17 @@ struct MediaType: Equatable {
             }
         }
         return result
+    }
+
+    /// RFC 6838 §4.2: a type or subtype name is 1 to 127 letters, digits and `!#$&-^_.+`, starting with a letter or
+    /// digit — so `application/+json` (a suffix with no name before it) is not a media type.
+    static func isRestrictedName(_ name: Substring) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 127, isAlphanumeric(first) else { return false }
+        return name.utf8.allSatisfy { isAlphanumeric($0) || "!#$&-^_.+".utf8.contains($0) }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `application/json` or any `application/*+json`.

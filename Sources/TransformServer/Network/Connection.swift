@@ -39,8 +39,11 @@ final class Connection {
     private var streamHeadSent = false
     /// Reading paused because too much output is waiting to be written.
     private var pausedForOutput = false
-    /// After a stream ended early: the write side is shut and input is discarded until this time.
+    /// Closing after a last response: the write side is shut and input is discarded until this time (a lingering
+    /// close, docs/operations.md).
     private var lingerUntil: UInt64?
+    /// Bytes of the in-flight body budget this connection's request holds (`Server.reserveBody`).
+    private var reservedBody = 0
     /// How many answers are on the stack right now (a pipelined request answered from inside the previous
     /// answer's completion); past `maxNestedAnswers` the next one starts on a fresh turn of the loop.
     private var nestedAnswers = 0
@@ -59,7 +62,7 @@ final class Connection {
         loop.add(self)
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
-        if server.context.isDraining { perform(machine.drain(now: Clock.now())) }
+        if server.context.isDraining { drain(now: Clock.now()) }
     }
 
     /// Called by the loop: input (or a hang-up) to read, room to write.
@@ -128,7 +131,10 @@ final class Connection {
             switch action {
             case .decide(let head):
                 requestId = RequestID.choose(head.firstValue(of: "x-request-id"))
-                let (decision, request) = server.handler.decide(head)
+                var (decision, request) = server.handler.decide(head)
+                if case .read(let limit) = decision, let refusal = reserve(head, limit: limit) {
+                    (decision, request) = (.rejectNow(refusal), nil)
+                }
                 if decision == .stream, let request {
                     stream = server.handler.makeStream(request).map(StreamBox.init)
                     streamQueue = server.workers.queue()
@@ -154,6 +160,24 @@ final class Connection {
         }
     }
 
+    /// Takes a large announced body's bytes from the server's in-flight budget; the refusal when they do not fit
+    /// (docs/operations.md, `maxInFlightBodyBytes`). Bodies over the limit (a 413) and small ones take nothing.
+    private func reserve(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse? {
+        guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit)
+        else { return nil }
+        guard server.reserveBody(Int(length)) else {
+            return ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
+        }
+        reservedBody = Int(length)
+        return nil
+    }
+
+    private func releaseReservedBody() {
+        guard reservedBody > 0 else { return }
+        server.releaseBody(reservedBody)
+        reservedBody = 0
+    }
+
     private func handle(_ head: HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool) {
         // `.handle` follows only a successful decision. The routed request is handed over, not copied: from here
         // on its answer carries the route.
@@ -166,14 +190,30 @@ final class Connection {
         } else {
             // Large bodies convert on the worker pool so this loop's other connections (and /health) keep going;
             // the answer hops back to this connection's queue before it touches the connection. Reading waits.
+            // A client that has gone (closed or reset) while the request waited for a worker gets no conversion: as
+            // nginx does, its request ends as 499 and the connection closes.
             pauseReading()
             let connection = Unchecked(self)
             let routed = Unchecked(request)
+            let (fd, reclaimer) = (fd, server.reclaimer)
             server.workers.async { [loop] in
+                defer { reclaimer.released(body.count) }
+                guard !Syscall.peerHasLeft(fd) else {
+                    return loop.run(connection) { $0.abandon(head: head, route: route) }
+                }
                 let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
                 loop.run(connection) { $0.answer(response.value, head: head, route: route, isLast: isLast) }
             }
         }
+    }
+
+    /// A request whose client left before it was converted: logged and counted as 499 (nginx's "client closed
+    /// request"), nothing written, the connection closed.
+    private func abandon(head: HTTPRequestHead, route: Route) {
+        guard !closed else { return }
+        server.requestCompleted(head: head, route: route, status: 499, bytes: 0, requestId: requestId,
+                                started: requestStart)
+        close()
     }
 
     /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.
@@ -216,9 +256,9 @@ final class Connection {
         enqueue(output.bytes)
         if output.endedEarly {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
-            // not read: shut the write side and discard input for up to 2 s (a lingering close).
+            // not read: the connection closes lingering (it shuts its write side and discards input for a while).
             machine.abandonBody()
-            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, then: .linger)
+            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, closing: true)
         } else if streamJobs == 0 {
             resumeReading()
         }
@@ -242,18 +282,26 @@ final class Connection {
         guard !closed else { return }
         enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
-        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, then: .next(closing: closing))
+        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, closing: closing)
         flush()
     }
 
-    private func linger() {
-        shutdown(fd, Int32(SHUT_WR))
-        lingerUntil = Clock.now() + 2_000_000_000
+    /// Closes after a last response the way nginx does: shut the sending side (the client reads every byte
+    /// written, then the end), then read and discard whatever the client still sends — pipelined requests, the
+    /// rest of a body never read — until it closes too or `lingeringCloseMs` pass, and only then `close`. Closing
+    /// with unread input at once makes the kernel send a reset, and a reset makes the client's kernel throw away
+    /// response bytes it has received but not yet handed to the client.
+    private func closeLingering() {
+        guard server.lingeringClose > 0, shutdown(fd, Int32(SHUT_WR)) == 0 else { return close() }
+        lingerUntil = Clock.deadline(Clock.now(), after: server.lingeringClose)
+        pausedForOutput = false
         resumeReading()
+        discardLingering()
     }
 
+    /// Reads and drops input while lingering, in bounded rounds like `readable` (the watch reports any more).
     private func discardLingering() {
-        while true {
+        for _ in 0..<16 {
             let result: Int?
             do throws(SocketError) {
                 result = try Syscall.read(fd, into: loop.readBuffer)
@@ -269,7 +317,7 @@ final class Connection {
         let rendered = server.render(response, head: head, requestId: requestId, close: close)
         enqueue(rendered.head, rendered.body)
         completeAfterFlush(head: head, route: route, status: rendered.status,
-                           bytes: rendered.head.count + rendered.body.count, then: .next(closing: rendered.closing))
+                           bytes: rendered.head.count + rendered.body.count, closing: rendered.closing)
         flush()
     }
 
@@ -281,21 +329,14 @@ final class Connection {
         let bytes: Int
         let requestId: String
         let started: UInt64
-        let then: FollowUp
-    }
-
-    /// What comes after an answer is written.
-    private enum FollowUp {
-        /// Close, or serve the next request.
-        case next(closing: Bool)
-        /// Shut the write side and discard input for a while (a stream that ended early).
-        case linger
+        /// Close after it (lingering), or serve the next request.
+        let closing: Bool
     }
 
     /// Arranges for `completed` to run once the pending output is written.
-    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, then: FollowUp) {
+    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, closing: Bool) {
         afterFlush = Completion(head: head, route: route, status: status, bytes: bytes, requestId: requestId,
-                                started: requestStart, then: then)
+                                started: requestStart, closing: closing)
     }
 
     /// Once the answer is written: logs and counts the request, forgets its id and route (a next answer given
@@ -303,18 +344,16 @@ final class Connection {
     private func completed(_ answer: Completion) {
         server.requestCompleted(head: answer.head, route: answer.route, status: answer.status, bytes: answer.bytes,
                                 requestId: answer.requestId, started: answer.started)
+        releaseReservedBody()
         requestId = ""
         routed = nil
-        switch answer.then {
-        case .next(let closing): next(closing: closing)
-        case .linger: linger()
-        }
+        next(closing: answer.closing)
     }
 
-    /// After an answer: close, or start timing and serving the next request.
+    /// After an answer: close (lingering), or start timing and serving the next request.
     private func next(closing: Bool) {
         if closing {
-            close()
+            closeLingering()
         } else {
             requestStart = Clock.now()
             responded()
@@ -371,6 +410,7 @@ final class Connection {
             afterFlush = nil
             completed(answer)
         }
+        closeIfDrainedAndIdle()
     }
 
     private func waitForWritable() {
@@ -410,15 +450,30 @@ final class Connection {
         perform(machine.tick(now: now))
     }
 
+    /// Stops taking requests: a request being read or handled is still answered (then the connection closes); an
+    /// idle one closes, see `closeIfDrainedAndIdle`.
     func drain(now: UInt64) {
         guard !closed else { return }
-        perform(machine.drain(now: now))
+        machine.stopTakingRequests()
+        closeIfDrainedAndIdle()
+    }
+
+    /// While draining, an idle connection closes once everything it wrote is out. First it reads what its socket
+    /// already holds: a request that has arrived there gets its `503`, where closing on unread input would send a
+    /// reset that destroys it (and the answers before it that the client has not read yet).
+    private func closeIfDrainedAndIdle() {
+        guard machine.draining, case .idle = machine.state, lingerUntil == nil, !closed else { return }
+        if reading { readable() }
+        guard !closed, outbound.isEmpty, case .idle = machine.state else { return }
+        perform(machine.drain(now: Clock.now()))
     }
 
     /// Leaves the loop and closes the descriptor (closing also takes it out of the loop's epoll set).
     func close() {
         guard !closed else { return }
         closed = true
+        releaseReservedBody()
+        server.reclaimer.released(machine.inputCapacity)  // an aborted upload's buffer, freed with the connection
         loop.remove(self)
         Syscall.close(fd)
         server.connectionClosed()

@@ -18,14 +18,16 @@ struct ConnectionStateMachine {
         var maxRequestsPerConnection = 10_000
         /// `maxConnectionAgeMs` in nanoseconds; 0 never ends a connection for its age.
         var maxConnectionAge: UInt64 = 0
+        /// The body limit (`maxBodyBytes`): a refused request's body past it is not read to its end.
+        var maxBodyBytes = 8 << 20
     }
 
     /// What the server decides from a head alone (API.md: checks before the body).
     enum Decision: Equatable {
         /// Read the body (at most `limit` bytes) and hand the request over.
         case read(limit: Int)
-        /// Answer with this error after reading and discarding the body; the connection stays open
-        /// (or, after `Expect: 100-continue`, answer at once and close).
+        /// Answer with this error after reading and discarding the body; the connection stays open (or, after
+        /// `Expect: 100-continue`, answer at once and close). A body over `maxBodyBytes` is a 413 instead, at once.
         case reject(HTTPResponse)
         /// Answer at once without reading the body, then close.
         case rejectNow(HTTPResponse)
@@ -86,8 +88,8 @@ struct ConnectionStateMachine {
     /// The request being read is the connection's last: the per-connection limit or age is reached, or the server
     /// drains.
     private var isLastRequest: Bool { requestsStarted >= limits.maxRequestsPerConnection || agedOut || draining }
-    /// Bytes allocated for input not yet handed over.
-    var inputCapacity: Int { buffer.capacity }
+    /// Bytes allocated for input not yet handed over (a chunked body's decoded bytes included).
+    var inputCapacity: Int { buffer.capacity + body.capacity }
     /// True while a request is handled: the connection stops reading until it is answered.
     var isHandling: Bool { if case .handling = state { return true } else { return false } }
 
@@ -116,11 +118,18 @@ struct ConnectionStateMachine {
             state = .closed
             return [.respond(response, head: head, close: true)]
         case .reject(let response):
+            // API.md: the body limit is a framing check, before every check of the head: a body announced over it
+            // is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
+            if head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
+                state = .closed
+                return [.respond(ErrorResponse.bodyTooLarge(limit: limits.maxBodyBytes), head: head, close: true)]
+            }
+            // A body that is refused anyway is not waited for when the client waits for `100 Continue`.
             if head.expectContinue && hasBody {
                 state = .closed
                 return [.respond(response, head: head, close: true)]
             }
-            startBody(head, limit: Int.max, discard: response, now: now)
+            startBody(head, limit: limits.maxBodyBytes, discard: response, now: now)
             return process(now: now)
         case .stream:
             body.removeAll(keepingCapacity: true)
@@ -162,12 +171,17 @@ struct ConnectionStateMachine {
 
     /// Stop taking new requests: idle connections close; a request whose head has arrived is still answered.
     mutating func drain(now: UInt64) -> [Action] {
-        draining = true
+        stopTakingRequests()
         if case .idle = state, buffer.isEmpty {
             state = .closed
             return [.close]
         }
         return []
+    }
+
+    /// Marks the drain without closing: the next request head is answered `503` (see `drain`).
+    mutating func stopTakingRequests() {
+        draining = true
     }
 
     /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs
@@ -217,6 +231,7 @@ struct ConnectionStateMachine {
 
     private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
+        discardedLength = 0
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .readingBody(head, limit: limit, discard: discard, lastActivity: now)
     }
@@ -267,13 +282,18 @@ struct ConnectionStateMachine {
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // API.md: 413 without waiting — a chunk size past the limit already decides it.
-                    // (A chunk size may be up to 2^64 − 1: compared with what is left, never added to a count.)
-                    if body.count > limit || chunked.announcedBytes > UInt64(limit - body.count) {
+                    // API.md: 413 without waiting — a chunk size past the limit already decides it, also for a
+                    // refused request's body, which is not read further. (A chunk size may be up to 2^64 − 1:
+                    // compared with what is left, never added to a count.)
+                    let taken = discardedLength + UInt64(body.count)
+                    if taken > UInt64(limit) || chunked.announcedBytes > UInt64(limit) - taken {
                         state = .closed
                         return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
                     }
-                    if discard != nil, body.count > 1 << 16 { body.removeAll(keepingCapacity: true) }
+                    if discard != nil, body.count > 1 << 16 {
+                        discardedLength += UInt64(body.count)  // dropped: only its count is kept
+                        body.removeAll(keepingCapacity: true)
+                    }
                     guard progress.done else {
                         state = .readingBody(head, limit: limit, discard: discard, lastActivity: last)
                         return []
@@ -284,7 +304,6 @@ struct ConnectionStateMachine {
                 buffer.consume(taken)
                 discardedLength += UInt64(taken)
                 guard discardedLength == head.contentLength ?? 0 else { return [] }
-                discardedLength = 0
             } else {
                 // `decided` answered 413 to a length over the limit, so this one fits an `Int`.
                 guard let length = Int(exactly: head.contentLength ?? 0), buffer.count >= length else { return [] }
@@ -346,7 +365,7 @@ struct ConnectionStateMachine {
         Int(min(length - done, UInt64(available)))
     }
 
-    /// Bytes of a discarded Content-Length body already dropped.
+    /// Bytes of a discarded body already dropped.
     private var discardedLength: UInt64 = 0
     /// Bytes of a Content-Length body already streamed.
     private var streamed: UInt64 = 0

@@ -35,7 +35,13 @@ final class EventLoop: @unchecked Sendable {
         var connection: Connection?
         var deadline = UInt64.max
     }
+    /// Runs only while the loop has connections (`add` and `remove` start and stop it), so an idle server's
+    /// loops do not wake up at all. It runs once at start, all the same: arming the first timer makes libdispatch
+    /// create its timer descriptor, which must not wait until descriptors may have run out (every timer, the
+    /// listener's retry after `EMFILE` included, would then never fire).
     private let timer: any DispatchSourceTimer
+    private var timerRunning = true
+    private var connectionCount = 0
     private let epoll: Int32
     private let readiness: any DispatchSourceRead
     /// Scratch space for `pollReady`.
@@ -57,6 +63,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
+        if !timerRunning { timer.resume() }  // a suspended source must not be released
+        timer.cancel()
         readBuffer.deallocate()
         readyDescriptors.deallocate()
         readyFlags.deallocate()
@@ -76,12 +84,20 @@ final class EventLoop: @unchecked Sendable {
         let index = Int(connection.fd)
         if index >= slots.count { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
         slots[index] = Slot(connection: connection)  // its deadline follows when `start` has run
+        connectionCount += 1
+        if !timerRunning {
+            timerRunning = true
+            timer.resume()
+        }
     }
 
     /// Must run on `queue`.
     func remove(_ connection: Connection) {
         let index = Int(connection.fd)
-        if index < slots.count, slots[index].connection === connection { slots[index] = Slot() }
+        guard index < slots.count, slots[index].connection === connection else { return }
+        slots[index] = Slot()
+        connectionCount -= 1
+        stopTimerWhenIdle()
     }
 
     /// Must run on `queue`, after `connection` handled an event: notes when it next needs a `tick`.
@@ -119,6 +135,13 @@ final class EventLoop: @unchecked Sendable {
             connection.tick(now: now)
             reschedule(connection)
         }
+        stopTimerWhenIdle()
+    }
+
+    private func stopTimerWhenIdle() {
+        guard connectionCount == 0, timerRunning else { return }
+        timerRunning = false
+        timer.suspend()
     }
 
     /// Must run on `queue`: watches `fd` for input and/or output (`registered`: it is watched already); neither

@@ -17,6 +17,9 @@ final class Listener: @unchecked Sendable {
     private let queue = DispatchQueue(label: "transform.accept")
     private var paused = false
     private var stopped = false
+    /// Accepts refused for want of descriptors since the episode began (0: none running); logged once when it
+    /// begins and once, with this count, when accepting works again.
+    private var refusedInEpisode = 0
 
     /// Binds and listens on `host:port` (port 0 picks a free one).
     init(host: String, port: Int) throws(SocketError) {
@@ -71,11 +74,17 @@ final class Listener: @unchecked Sendable {
         while !stopped {
             do throws(SocketError) {
                 guard let client = try Syscall.accept(fd) else { return }
+                if refusedInEpisode > 0 {
+                    Log.event("accept_resumed", ["pausedAccepts": String(refusedInEpisode)])
+                    refusedInEpisode = 0
+                }
                 accepted(client)
             } catch {
                 if error.errno == EMFILE || error.errno == ENFILE {
-                    // Out of descriptors: pause accepting for a moment rather than spin on a ready socket.
-                    Log.event("accept_paused", ["reason": error.description])
+                    // Out of descriptors: pause accepting for a moment rather than spin on a ready socket. One
+                    // line when the episode begins, not one per retry (every 100 ms).
+                    if refusedInEpisode == 0 { Log.event("accept_paused", ["reason": error.description]) }
+                    refusedInEpisode += 1
                     paused = true
                     source.suspend()
                     queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in

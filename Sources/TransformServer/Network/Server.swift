@@ -24,6 +24,12 @@ final class Server: @unchecked Sendable {
     let inlineBodyLimit = 64 << 10
     let connectionLimits: ConnectionStateMachine.Limits
     let writeTimeout: UInt64
+    /// How long a closing connection discards input after its last response (`lingeringCloseMs`); 0: none.
+    let lingeringClose: UInt64
+    /// Gives memory back after large requests.
+    let reclaimer = MemoryReclaimer()
+    /// Bytes of announced bodies held now (`reserveBody`), against `maxInFlightBodyBytes`.
+    private let bodiesInFlight = Atomic<Int>(0)
     private let accessLog: AccessLog?
     private let active = Atomic<Int>(0)
     private let nextLoop = Atomic<Int>(0)
@@ -45,12 +51,32 @@ final class Server: @unchecked Sendable {
         limits.keepAliveTimeout = UInt64(c.keepAliveTimeoutMs) * 1_000_000
         limits.maxRequestsPerConnection = c.maxRequestsPerConnection
         limits.maxConnectionAge = UInt64(c.maxConnectionAgeMs) * 1_000_000
+        limits.maxBodyBytes = c.maxBodyBytes
         connectionLimits = limits
         writeTimeout = UInt64(c.writeTimeoutMs) * 1_000_000
+        lingeringClose = UInt64(c.lingeringCloseMs) * 1_000_000
         accessLog = c.accessLog ? AccessLog() : nil
     }
 
     var activeConnections: Int { active.load(ordering: .relaxed) }
+
+    /// Takes `bytes` from the in-flight body budget (`maxInFlightBodyBytes`); false, taking nothing, when they do
+    /// not fit. Give them back with `releaseBody` once the request is answered.
+    func reserveBody(_ bytes: Int) -> Bool {
+        let limit = context.configuration.maxInFlightBodyBytes
+        var current = bodiesInFlight.load(ordering: .relaxed)
+        while true {
+            guard bytes <= limit - current else { return false }
+            let (exchanged, original) = bodiesInFlight.compareExchange(expected: current, desired: current + bytes,
+                                                                       ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    func releaseBody(_ bytes: Int) {
+        bodiesInFlight.subtract(bytes, ordering: .relaxed)
+    }
 
     /// Binds, starts accepting, and returns the bound port.
     func start() throws(SocketError) -> Int {

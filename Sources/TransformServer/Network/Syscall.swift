@@ -44,6 +44,9 @@ enum Syscall {
         try retrying("accept4", { csocket_accept_nonblocking(listener) }, failed: { $0 < 0 })
     }
 
+    /// True when the peer of `fd` has closed or reset the connection (nothing is consumed).
+    static func peerHasLeft(_ fd: Int32) -> Bool { csocket_peer_has_left(fd) != 0 }
+
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)  // Linux: never retry close on EINTR, the descriptor is gone either way
     }

@@ -7,24 +7,30 @@ import Synchronization
 import Glibc
 #endif
 
-/// One JSON line per request on standard output, buffered and flushed every few milliseconds from its own queue,
-/// so no connection queue ever blocks on a `write`.
-final class AccessLog: @unchecked Sendable {  // `timer` is set once in init and never touched again
+/// One JSON line per request on standard output, buffered and flushed a few milliseconds after the first line
+/// of a batch from its own queue, so no connection queue ever blocks on a `write`. Nothing is scheduled while
+/// nothing is buffered: an idle server does not wake up for it (a repeating 5 ms timer cost an idle server about
+/// 2 % of a core).
+final class AccessLog: Sendable {
     private let buffer = Mutex<[UInt8]>([])
-    private let timer: any DispatchSourceTimer
     private let queue = DispatchQueue(label: "transform.access-log")
+    private let interval: DispatchTimeInterval
 
     init(interval: DispatchTimeInterval = .milliseconds(5)) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        self.timer = timer
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(2))
-        timer.setEventHandler { [unowned self] in AccessLog.write(takeBuffered()) }
-        timer.resume()
+        self.interval = interval
     }
 
-    /// Runs `write` on the buffer, under its lock, to append one line.
+    /// Runs `write` on the buffer, under its lock, to append one line; the first line after a flush schedules
+    /// the next flush.
     func record(_ write: (inout [UInt8]) -> Void) {
-        buffer.withLock { write(&$0) }
+        let first = buffer.withLock { lines in
+            let wasEmpty = lines.isEmpty
+            write(&lines)
+            return wasEmpty
+        }
+        if first {
+            queue.asyncAfter(deadline: .now() + interval) { [self] in AccessLog.write(takeBuffered()) }
+        }
     }
 
     /// Writes what is buffered now (at exit).

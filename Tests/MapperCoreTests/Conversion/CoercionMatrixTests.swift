@@ -97,7 +97,8 @@ extension CoercionCase {
             CoercionCase("int64", big, "0", ["out_of_range"]), CoercionCase("uint8", tiny, "0", ["fraction_truncated"]),
             CoercionCase("int32", long, "1", ["fraction_truncated"]), CoercionCase("int32", quoted(long), "1", ["coerced"]),
             CoercionCase("double", big, "0", ["out_of_range"]), CoercionCase("float", big, "0", ["out_of_range"]),
-            CoercionCase("double", tiny, "0"), CoercionCase("double", long, "1"), CoercionCase("float", long, "1"),
+            CoercionCase("double", tiny, "0", ["precision_lost"]), CoercionCase("double", long, "1", ["precision_lost"]),
+            CoercionCase("float", long, "1", ["precision_lost"]),
             CoercionCase("bool", tiny, "true", ["coerced"]), CoercionCase("bool", long, "true", ["coerced"]),
             CoercionCase("decimal", big, "1e+400"), CoercionCase("decimal", long, nil, ["out_of_range"]),
             CoercionCase("number", big, big), CoercionCase("string", tiny, quoted(tiny), ["coerced"]),
@@ -212,10 +213,24 @@ extension CoercionCase {
         ("1e309", nil, nil), ("-1e309", nil, nil), ("1e1000000000", nil, nil), ("1e-1000000000", "0", "0"),
     ]
 
+    /// Inputs whose written `float` / `double` differs numerically from the input (`precision_lost`, kept).
+    static let lossyAsFloat: Set<String> = [
+        "16777217", "9007199254740993", "12345678901234567890", "0.30000000000000004", "1e-50", "5e-324", "1e-400",
+        "-1e-400", "1e-1000000000",
+    ]
+    static let lossyAsDouble: Set<String> = ["9007199254740993", "12345678901234567890", "1e-400", "-1e-400", "1e-1000000000"]
+
+    static func floatEntries(_ written: String?, lossy: Bool) -> [String] {
+        written == nil ? ["out_of_range"] : lossy ? ["precision_lost"] : []
+    }
+
     static let floats: [CoercionCase] = floatInputs.flatMap { input, float, double in
-        [CoercionCase("float", input, float ?? "0", float == nil ? ["out_of_range"] : []),
-         CoercionCase("double", input, double ?? "0", double == nil ? ["out_of_range"] : [])]
+        [CoercionCase("float", input, float ?? "0", floatEntries(float, lossy: lossyAsFloat.contains(input))),
+         CoercionCase("double", input, double ?? "0", floatEntries(double, lossy: lossyAsDouble.contains(input)))]
     } + [
+        CoercionCase("float", quoted("16777217"), "16777216", ["coerced", "precision_lost"]),
+        CoercionCase("double", quoted(" 1e-400"), "0", ["coerced", "precision_lost"]),
+        CoercionCase("float", quoted("0.1"), "0.1", ["coerced"]),
         CoercionCase("float", quoted("  1.5 "), "1.5", ["coerced"]), CoercionCase("double", quoted("  1.5 "), "1.5", ["coerced"]),
         CoercionCase("float", quoted("-3.7"), "-3.7", ["coerced"]), CoercionCase("double", quoted("-3.7"), "-3.7", ["coerced"]),
         CoercionCase("float", quoted("1e3"), "1000", ["coerced"]), CoercionCase("double", quoted("1e3"), "1000", ["coerced"]),

@@ -55,7 +55,7 @@ struct ContainerTests {
         ("arr", "[[[]]]", "[[[]]]"), ("dict", #"{ "b" : 1 , "a" : null }"#, #"{"b":1,"a":null}"#), ("dict", "{}", "{}"),
         ("dict", #"{"caf\u00e9":{"x":[null]}}"#, #"{"café":{"x":[null]}}"#),
         ("set", #"[1,1.0,"1",1,{"a":1},{"a":1},{"a":1,"b":2},{"b":2,"a":1},[1],[1],null,null,"\u0031"]"#,
-         #"[1,1.0,"1",{"a":1},{"a":1,"b":2},{"b":2,"a":1},[1],null]"#),
+         #"[1,"1",{"a":1},{"a":1,"b":2},[1],null]"#),
     ] as [(String, String, String)])
     func keepsUntypedContainersAsTheyAre(_ name: String, _ input: String, _ output: String) {
         #expect(property(name, input) == expected(name, output))
@@ -153,7 +153,7 @@ struct ContainerTests {
         ("intSet", "[3,1,3,2,1]", "[3,1,2]", [String]()),
         ("intSet", #"[1e0,10e-1,"x",1]"#, "[1]", ["/intSet/2 element_dropped"]),
         ("strSet", #"["a","a","b","\u0061",1,"1"]"#, #"["a","b","1"]"#, ["/strSet/4 coerced"]),
-        ("dblSet", #"[1,1.0,1e0,"1",0.1,0.10000000000000001]"#, "[1,0.1]", ["/dblSet/3 coerced"]),
+        ("dblSet", #"[1,1.0,1e0,"1",0.1,0.10000000000000001]"#, "[1,0.1]", ["/dblSet/3 coerced", "/dblSet/5 precision_lost"]),
         ("decSet", #"[1.50,1.5,"1.500",15e-1,2]"#, "[1.5,2]", ["/decSet/2 coerced"]),
         ("userSet", #"[{"uid":1},{"uid":"1"},{"name":"x","uid":1},{"uid":1,"name":"x"},{"uid":2}]"#,
          #"[{"uid":1},{"uid":1,"name":"x"},{"uid":2}]"#, ["/userSet/1/uid coerced"]),

@@ -168,11 +168,12 @@ struct HostileInputTests {
         .init(name: "one, a point and 10,000 digits", text: "1." + String(repeating: "0", count: 9_999) + "1", results: [
             "number": (#"{"v":1.\#(String(repeating: "0", count: 9_999))1}"#, []),
             "int64": (#"{"v":1}"#, ["/v fraction_truncated"]), "decimal": ("{}", ["/v out_of_range"]),
-            "double": (#"{"v":1}"#, []), "float": (#"{"v":1}"#, []), "bool": (#"{"v":true}"#, ["/v coerced"]),
+            "double": (#"{"v":1}"#, ["/v precision_lost"]), "float": (#"{"v":1}"#, ["/v precision_lost"]),
+            "bool": (#"{"v":true}"#, ["/v coerced"]),
         ]),
         .init(name: "10,000-digit fraction below one", text: "0." + String(repeating: "0", count: 9_999) + "1", results: [
             "int64": (#"{"v":0}"#, ["/v fraction_truncated"]), "decimal": (#"{"v":1e-10000}"#, []),
-            "double": (#"{"v":0}"#, []), "float": (#"{"v":0}"#, []),
+            "double": (#"{"v":0}"#, ["/v precision_lost"]), "float": (#"{"v":0}"#, ["/v precision_lost"]),
         ]),
         .init(name: "10,000-digit exponent", text: "1e" + nines, results: [
             "number": (#"{"v":1e\#(nines)}"#, []), "string": (#"{"v":"1e\#(nines)"}"#, ["/v coerced"]),
@@ -182,7 +183,8 @@ struct HostileInputTests {
         ]),
         .init(name: "10,000-digit negative exponent", text: "-1.5E-" + nines, results: [
             "number": (#"{"v":-1.5E-\#(nines)}"#, []), "int64": (#"{"v":0}"#, ["/v fraction_truncated"]),
-            "decimal": (#"{"v":-1.5e-\#(nines)}"#, []), "double": (#"{"v":0}"#, []), "float": (#"{"v":0}"#, []),
+            "decimal": (#"{"v":-1.5e-\#(nines)}"#, []), "double": (#"{"v":0}"#, ["/v precision_lost"]),
+            "float": (#"{"v":0}"#, ["/v precision_lost"]),
         ]),
         .init(name: "zero with a 10,000-digit exponent", text: "0e" + nines, results: [
             "int64": (#"{"v":0}"#, []), "decimal": (#"{"v":0}"#, []), "double": (#"{"v":0}"#, []),

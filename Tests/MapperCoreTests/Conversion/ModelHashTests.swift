@@ -4,8 +4,9 @@ import Testing
 
 @testable import MapperCore
 
-/// SEMANTICS.md "Equality and identity": `X-Model-Hash` is the SHA-256 of the canonical model form, so inputs that
-/// convert to the same model share it, and number or string text that the model keeps changes it.
+/// docs/api.md "Equality and identity": `X-Model-Hash` is the SHA-256 of the identity form — the model form with
+/// `"$model"` at every model object, sets and dictionaries sorted, numbers by value — so equal models share it
+/// (YYModel's `modelHash` follows `modelIsEqual`), and a model built as another model does not.
 struct ModelHashTests {
     static let registry: SchemaRegistry = {
         let documents = [
@@ -14,7 +15,12 @@ struct ModelHashTests {
              "born":"date","active":"bool","address":"Address","tags":{"type":"array","of":"int32"}}}
             """#,
             #"{"name":"Address","properties":{"city":"string","zip":{"type":"string","key":"postal"}}}"#,
-            #"{"name":"Raw","properties":{"n":"number","s":"string","a":"any","d":"dictionary"}}"#,
+            #"{"name":"Raw","properties":{"n":"number","s":"string","a":"any","d":"dictionary","#
+                + #""ns":{"type":"set","of":"number"},"ds":{"type":"dictionary","of":"double"}}}"#,
+            #"{"name":"Pet","properties":{"name":"string"},"classForDictionary":[{"when":{"key":"kind","equals":"cat"},"use":"Cat"}]}"#,
+            #"{"name":"Cat","extends":"Pet","properties":{"whiskers":"string"}}"#,
+            #"{"name":"Owner","properties":{"pet":"Pet"}}"#,
+            #"{"name":"Shelter","properties":{"pets":{"type":"set","of":"Pet"},"ns":{"type":"set","of":"number"},"anys":"set"}}"#,
         ]
         let registry = SchemaRegistry()
         try! registry.load(documents.enumerated().map { SchemaFile(name: "m\($0).json", bytes: Array($1.utf8)) })
@@ -26,8 +32,11 @@ struct ModelHashTests {
          "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
         """#
     static let baseModelForm = #"{"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,"address":{"city":"Oslo","zip":"0150"},"tags":[1,2]}"#
-    /// sha256sum of `baseModelForm`.
-    static let baseHash = "9dedcc738d2c65c0294ad27668c95cb406cb9ca8b12e896e6b7b3c55fe2dd971"
+    /// Its identity form.
+    static let baseIdentityForm = #"{"$model":"Person","name":"Ann","age":30,"score":0.5,"balance":1.5,"#
+        + #""born":"2015-09-03T16:12:21Z","active":true,"address":{"$model":"Address","city":"Oslo","zip":"0150"},"tags":[1,2]}"#
+    /// sha256sum of `baseIdentityForm`.
+    static let baseHash = "efcfd3a99fa2fa1b4d8c4d32b181271d7be3d7313d22e24652f76e79db5dbaa5"
 
     static func options(output: ConversionOptions.Form = .model, hash: Bool = true) -> ConversionOptions {
         var options = ConversionOptions()
@@ -43,11 +52,11 @@ struct ModelHashTests {
     static func hash(_ model: String, _ input: String) throws -> String? { try converted(model, input).modelHash }
 
     @Test
-    func isTheSHA256OfTheModelFormOutput() throws {
+    func isTheSHA256OfTheIdentityForm() throws {
         let converted = try Self.converted("Person", Self.base)
         #expect(String(decoding: converted.body, as: UTF8.self) == Self.baseModelForm)
         #expect(converted.modelHash == Self.baseHash)
-        #expect(converted.modelHash == SHA256.hexDigest(converted.body))
+        #expect(SHA256.hexDigest(Array(Self.baseIdentityForm.utf8)) == Self.baseHash)
     }
 
     @Test
@@ -127,25 +136,67 @@ struct ModelHashTests {
         #expect(converted.modelHash == Self.baseHash)
     }
 
-    static let keptText: [(String, String)] = [
+    static let equalValues: [(String, String)] = [
         (#"{"n":1}"#, #"{"n":1.0}"#),
         (#"{"n":100}"#, #"{"n":1e2}"#),
         (#"{"n":0.5}"#, #"{"n":"0.50"}"#),
-        (#"{"s":1.50}"#, #"{"s":1.5}"#),
-        (#"{"s":"Ann"}"#, #"{"s":"ann"}"#),
         (#"{"a":[1]}"#, #"{"a":[1.0]}"#),
         (#"{"a":{"x":1,"y":2}}"#, #"{"a":{"y":2,"x":1}}"#),
         (#"{"d":{"x":1,"y":2}}"#, #"{"d":{"y":2,"x":1}}"#),
+        (#"{"ns":[1,2]}"#, #"{"ns":[2,1]}"#),
+        (#"{"ns":[1,1.0,2]}"#, #"{"ns":[2.0,1]}"#),
+        (#"{"ds":{"a":0.5,"b":1}}"#, #"{"ds":{"b":1.0,"a":"0.5"}}"#),
     ]
 
-    @Test(arguments: keptText)
-    func differsWhenKeptTextOrOrderDiffers(_ first: String, _ second: String) throws {
+    @Test(arguments: equalValues)
+    func isTheSameForEqualValuesWrittenDifferently(_ first: String, _ second: String) throws {
         let a = try Self.converted("Raw", first)
         let b = try Self.converted("Raw", second)
         #expect(a.body != b.body)
-        #expect(a.modelHash != b.modelHash)
-        #expect(a.modelHash == SHA256.hexDigest(a.body))
-        #expect(b.modelHash == SHA256.hexDigest(b.body))
+        #expect(a.modelHash == b.modelHash)
+    }
+
+    @Test
+    func writesSetsSortedAndNumbersByValueInTheIdentityForm() throws {
+        let a = try Self.converted("Raw", #"{"n":1.50e2,"ns":[10,9,1e400],"a":{"z":[0.0],"b":-1E-7}}"#)
+        let form = #"{"$model":"Raw","n":150,"a":{"b":-1e-7,"z":[0]},"ns":[10,1e+400,9]}"#
+        #expect(a.modelHash == SHA256.hexDigest(Array(form.utf8)))
+    }
+
+    static let unequalValues: [(String, String)] = [
+        (#"{"s":1.50}"#, #"{"s":1.5}"#),
+        (#"{"s":"Ann"}"#, #"{"s":"ann"}"#),
+        (#"{"n":true}"#, #"{"n":1}"#),
+        (#"{"a":[1,2]}"#, #"{"a":[2,1]}"#),
+        (#"{"ns":[1]}"#, #"{"ns":[1,2]}"#),
+    ]
+
+    @Test(arguments: unequalValues)
+    func differsWhenTheValuesDiffer(_ first: String, _ second: String) throws {
+        #expect(try Self.converted("Raw", first).modelHash != Self.converted("Raw", second).modelHash)
+    }
+
+    @Test
+    func differsWhenClassForDictionaryBuiltAnotherModelFromTheSameModelForm() throws {
+        let pet = try Self.converted("Owner", #"{"pet":{"name":"Tom"}}"#)
+        let cat = try Self.converted("Owner", #"{"pet":{"name":"Tom","kind":"cat"}}"#)
+        // The same model form: only the model built differs.
+        #expect(String(decoding: cat.body, as: UTF8.self) == #"{"pet":{"name":"Tom"}}"#)
+        #expect(pet.body == cat.body)
+        let form = #"{"$model":"Owner","pet":{"$model":"Cat","name":"Tom"}}"#
+        #expect(cat.modelHash == SHA256.hexDigest(Array(form.utf8)))
+        #expect(pet.modelHash != cat.modelHash)
+    }
+
+    @Test
+    func aSetKeepsOneElementPerIdentityModelsBuiltAsDifferentModelsIncluded() throws {
+        let input = #"{"pets":[{"name":"Tom"},{"name":"Tom","kind":"cat"},{"name":"Tom"},{"kind":"cat","name":"Tom"}],"#
+            + #""ns":[1,1.0,1e0,2],"anys":[{"a":1,"b":2},{"b":2,"a":1.0},[1]]}"#
+        for output in [ConversionOptions.Form.model, .wire] {
+            let converted = try Self.converted("Shelter", input, Self.options(output: output))
+            #expect(String(decoding: converted.body, as: UTF8.self)
+                == #"{"pets":[{"name":"Tom"},{"name":"Tom"}],"ns":[1,2],"anys":[{"a":1,"b":2},[1]]}"#)
+        }
     }
 
     @Test
@@ -153,7 +204,6 @@ struct ModelHashTests {
         let older = Self.base.replacingFirst("\"age\":30", with: "\"age\":31")
         let other = try Self.converted("Person", older)
         #expect(other.modelHash != Self.baseHash)
-        #expect(other.modelHash == SHA256.hexDigest(other.body))
     }
 }
 

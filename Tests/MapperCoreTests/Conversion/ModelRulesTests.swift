@@ -481,10 +481,10 @@ struct ConstraintCase: Sendable, CustomTestStringConvertible {
         ]),
         (#"{"type":"double","minimum":0.1,"maximum":1e308}"#, [
             ("0.1", "0.1", []), ("0.09999999999999999", "0.09999999999999999", ["!/v constraint_failed"]),
-            ("0.1000000000000000001", "0.1", []), ("1e309", "0", ["/v out_of_range"]), (nil, "0", []),
+            ("0.1000000000000000001", "0.1", ["/v precision_lost"]), ("1e309", "0", ["/v out_of_range"]), (nil, "0", []),
             ("1.7e308", "1.7e+308", ["!/v constraint_failed"]),
         ]),
-        (#"{"type":"float","maximum":0.1}"#, [("0.1", "0.1", []), ("0.100000001", "0.1", []), ("0.1000001", "0.1000001",
+        (#"{"type":"float","maximum":0.1}"#, [("0.1", "0.1", []), ("0.100000001", "0.1", ["/v precision_lost"]), ("0.1000001", "0.1000001",
                                                                                              ["!/v constraint_failed"])]),
         (#"{"type":"string","minLength":2,"maxLength":3}"#, [
             (#""ab""#, #""ab""#, []), (#""a""#, #""a""#, ["!/v constraint_failed"]),
@@ -516,7 +516,7 @@ struct ConstraintCase: Sendable, CustomTestStringConvertible {
             ("1.5", "1.5", []), (#""1.500""#, "1.5", ["/v coerced"]), ("2.0", "2", []), ("3", "3", ["!/v constraint_failed"]),
         ]),
         (#"{"type":"double","enum":[0.1]}"#, [
-            ("0.1", "0.1", []), ("0.10000000000000001", "0.1", []), ("0.2", "0.2", ["!/v constraint_failed"]),
+            ("0.1", "0.1", []), ("0.10000000000000001", "0.1", ["/v precision_lost"]), ("0.2", "0.2", ["!/v constraint_failed"]),
         ]),
         (#"{"type":"date","enum":["2015-09-03T16:12:21Z"]}"#, [
             (#""2015-09-04T00:12:21+08:00""#, #""2015-09-03T16:12:21Z""#, []),

@@ -21,8 +21,8 @@ struct OutputFormTests {
         #"{"name":"F_Deeper","properties":{"p1":{"type":"int32","key":"a.b"},"p2":{"type":"string","key":"a.b.c"}}}"#,
         #"{"name":"F_Omit","properties":{"name":{"type":"string","key":"n"},"desc":{"type":"string","key":"ext.desc"},"#
             + #""size":{"type":"int32","key":"ext.size"},"extra":"any","tags":{"type":"array","key":"t"}},"#
-            + #""transformToJSON":{"omit":["extra","desc"],"set":{"meta.schemaVersion":2,"n":"fixed","ext.size":{"a":[1]},"#
-            + #""t":null}}}"#,
+            + #""transformToJSON":{"omit":["extra","desc"],"set":{"meta.schemaVersion":2,"kind":"fixed","ext.note":{"a":[1]},"#
+            + #""flag":null}}}"#,
         #"{"name":"F_OmitHolder","properties":{"one":"F_Omit","many":{"type":"array","of":"F_Omit"}}}"#,
         #"{"name":"F_Unwrap","willTransform":{"unwrap":"data.inner"},"properties":{"uid":{"type":"int32","key":"u"}},"#
             + #""transformToJSON":{"set":{"v":1}}}"#,
@@ -109,7 +109,8 @@ struct OutputFormTests {
     func appliesTransformToJSONToWireFormOnly() {
         let input = #"{"n":"x","ext":{"desc":"d","size":3},"extra":1,"t":[1]}"#
         #expect(run("F_Omit", input) == Produced(status: 200,
-            output: #"{"n":"fixed","ext":{"size":{"a":[1]}},"t":null,"meta":{"schemaVersion":2}}"#, entries: []))
+            output: #"{"n":"x","ext":{"size":3,"note":{"a":[1]}},"t":[1],"meta":{"schemaVersion":2},"kind":"fixed","flag":null}"#,
+            entries: []))
         #expect(run("F_Omit", input, output: .model) == Produced(status: 200,
             output: #"{"name":"x","desc":"d","size":3,"extra":1,"tags":[1]}"#, entries: []))
     }
@@ -118,9 +119,9 @@ struct OutputFormTests {
     func appliesTransformToJSONToEveryObjectOfTheModel() {
         let one = #"{"n":"x","extra":1}"#
         #expect(run("F_OmitHolder", #"{"one":\#(one),"many":[\#(one),{}]}"#).output
-            == #"{"one":{"n":"fixed","ext":{"size":{"a":[1]}},"meta":{"schemaVersion":2},"t":null},"#
-            + #""many":[{"n":"fixed","ext":{"size":{"a":[1]}},"meta":{"schemaVersion":2},"t":null},"#
-            + #"{"ext":{"size":{"a":[1]}},"meta":{"schemaVersion":2},"n":"fixed","t":null}]}"#)
+            == #"{"one":{"n":"x","ext":{"size":0,"note":{"a":[1]}},"meta":{"schemaVersion":2},"kind":"fixed","flag":null},"#
+            + #""many":[{"n":"x","ext":{"size":0,"note":{"a":[1]}},"meta":{"schemaVersion":2},"kind":"fixed","flag":null},"#
+            + #"{"ext":{"size":0,"note":{"a":[1]}},"meta":{"schemaVersion":2},"kind":"fixed","flag":null}]}"#)
     }
 
     @Test

@@ -8,7 +8,7 @@ import Testing
         let result = try ChildProcess.run(["convert", "User"],
                                           stdin: #"{"uid":"123","name":"Harry","created":"1965-07-31T00:00:00+0000"}"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"uid":123,"name":"Harry","created":"1965-07-31T00:00:00Z"}"#)
+        #expect(result.stdout == #"{"uid":123,"name":"Harry","created":"1965-07-31T00:00:00Z"}"# + "\n")
         #expect(result.stderr == "1 warning\n")
     }
 
@@ -16,7 +16,7 @@ import Testing
         let result = try ChildProcess.run(["convert", "Book", "--normalize"],
                                           stdin: #"{"n":"Dune","p":412,"ext":{"desc":"sand"},"book_id":"b1"}"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"#)
+        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"# + "\n")
         #expect(result.stderr == "")
     }
 
@@ -24,7 +24,7 @@ import Testing
         let result = try ChildProcess.run(["convert", "Book", "--normalize", "--from", "model"],
                                           stdin: #"{"name":"Dune","page":412,"desc":"sand","bookID":"b1"}"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"#)
+        #expect(result.stdout == #"{"id":"b1","n":"Dune","p":412,"ext":{"desc":"sand"}}"# + "\n")
     }
 
     @Test func invalidJSONExitsOneWithItsPosition() throws {
@@ -54,7 +54,6 @@ import Testing
 
     @Test(arguments: [
         (["convert"], "needs a model name"),
-        (["convert", "User", "--from", "model"], "--from model needs --normalize"),
         (["convert", "User", "--bogus"], "unknown option '--bogus'"),
         (["convert", "User", "--array", "--ndjson"], "exclude each other"),
         (["convert", "User", "--from", "json", "--normalize"], "does not take 'json'"),
@@ -70,14 +69,14 @@ import Testing
     @Test func arrayBatchLeavesOutFailingElements() throws {
         let result = try ChildProcess.run(["convert", "User", "--array"], stdin: #"[{"uid":1},{"uid":"x"},3,{"uid":2}]"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"[{"uid":1},{"uid":2}]"#)
+        #expect(result.stdout == #"[{"uid":1},{"uid":2}]"# + "\n")
         #expect(result.stderr == "2 warnings\n")
     }
 
     @Test func dictionaryBatchKeepsKeys() throws {
         let result = try ChildProcess.run(["convert", "User", "--dictionary"], stdin: #"{"a/b":{"uid":1},"c":{"uid":2}}"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"a/b":{"uid":1},"c":{"uid":2}}"#)
+        #expect(result.stdout == #"{"a/b":{"uid":1},"c":{"uid":2}}"# + "\n")
     }
 
     @Test func ndjsonWritesOneLinePerInputLineAndExitsOneOnAnErrorLine() throws {
@@ -108,7 +107,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try ChildProcess.run(["convert", "GithubUser"], stdin: #"{"login":"octocat","id":1}"#, cwd: directory)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"login":"octocat","userID":1,"siteAdmin":false,"hireable":false,"publicRepos":0,"publicGists":0,"followers":0,"following":0}"#)
+        #expect(result.stdout == #"{"login":"octocat","userID":1,"siteAdmin":false,"hireable":false,"publicRepos":0,"publicGists":0,"followers":0,"following":0}"# + "\n")
     }
 
     @Test func schemasFlagReplacesTheSchemaFolder() throws {
@@ -118,7 +117,7 @@ import Testing
             .write(to: directory.appendingPathComponent("point.json"))
         let result = try ChildProcess.run(["convert", "Point", "--schemas", directory.path], stdin: #"{"x":300,"y":"-2"}"#)
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"x":0,"y":-2}"#)
+        #expect(result.stdout == #"{"x":0,"y":-2}"# + "\n")
         #expect(result.stderr == "2 warnings\n")
         let other = try ChildProcess.run(["convert", "User", "--schemas", directory.path], stdin: "{}")
         #expect(other.status == 2)
@@ -158,7 +157,7 @@ import Testing
         let result = try ChildProcess.run(["convert", "User"], stdin: #"{"uid":1}"#,
                                           environment: ["TRANSFORM_MAX_NESTING_DEPHT": "2"])
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"uid":1}"#, "\(result.stdout)")
+        #expect(result.stdout == #"{"uid":1}"# + "\n", "\(result.stdout)")
         #expect(result.stderr.contains("ignoring the environment variable TRANSFORM_MAX_NESTING_DEPHT"), "\(result.stderr)")
         let clean = try ChildProcess.run(["convert", "User"], stdin: #"{"uid":1}"#)
         #expect(!clean.stderr.contains("TRANSFORM_"), "\(clean.stderr)")

@@ -16,7 +16,7 @@ import Testing
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let point = try ChildProcess.run(["convert", "Point", "--schemas", directory.path], stdin: #"{"x":5}"#)
         #expect(point.status == 0)
-        #expect(point.stdout == #"{"x":"5"}"#)
+        #expect(point.stdout == #"{"x":"5"}"# + "\n")
         let gone = try ChildProcess.run(["convert", "Gone", "--schemas", directory.path], stdin: "{}")
         #expect(gone.status == 2)
         #expect(gone.stderr.contains("no model named \"Gone\""))

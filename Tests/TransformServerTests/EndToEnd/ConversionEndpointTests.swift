@@ -50,7 +50,8 @@ import Testing
     @Test(arguments: [
         ("/convert/User?mode=loose", "mode"), ("/convert/User?mode=lax&mode=lax", "repeated"),
         ("/convert/User?x=1", "no parameter"), ("/convert/User?mode", "no value"), ("/convert/User/array?hash=true", "hash"),
-        ("/normalize/User?keys=mapped", "keys"), ("/convert/User?from=model", "from"),
+        ("/normalize/User?keys=mapped", "keys"), ("/validate/User?keys=mapped", "keys"),
+        ("/convert/User?from=json", "from"),
     ])
     func rejectsBadQueryParametersAndKeepsTheConnection(target: String, phrase: String) throws {
         let server = try ServerProcess()

@@ -86,6 +86,25 @@ import Glibc
         #expect(lines[1].hasPrefix(#"{"line":2,"valid":false,"#))
     }
 
+    /// docs/api.md: an invalid line never ends a `/validate` stream, in strict mode either — every line gets its
+    /// report or error record, and the connection stays open for the next request.
+    @Test func strictValidateStreamsReportEveryLineAfterAnInvalidOne() throws {
+        let server = try ServerProcess()
+        let client = try server.client()
+        let body = "{\"uid\":1}\n{\"uid\":\"2\"}\nnot json\n{}\n{\"uid\":5}\n"
+        let response = try client.request("POST", "/validate/User/array?mode=strict", body: body, headers: Self.ndjson)
+        #expect(response.status == 200)
+        let lines = response.text.split(separator: "\n")
+        #expect(lines.count == 5)
+        guard lines.count == 5 else { return }
+        #expect(lines[0].hasPrefix(#"{"line":1,"valid":true,"#))
+        #expect(lines[1].hasPrefix(#"{"line":2,"valid":false,"#))
+        #expect(lines[2].hasPrefix(#"{"error":{"status":400,"code":"invalid_json","#))
+        #expect(lines[3].hasPrefix(#"{"line":4,"valid":false,"#))
+        #expect(lines[4] == #"{"line":5,"valid":true,"model":"User","result":{"uid":5},"errors":[],"warnings":[]}"#)
+        #expect(try client.request("GET", "/health").status == 200)
+    }
+
     /// 30 MB streamed in chunked pieces while the answer is read: every line comes back and the server's peak
     /// resident memory stays far below the stream's size.
     @Test func aLargeStreamFlowsThroughInBoundedMemory() throws {

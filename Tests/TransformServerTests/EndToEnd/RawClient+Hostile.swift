@@ -97,6 +97,20 @@ extension RawClient {
         return (count, first, .limitReached)
     }
 
+    /// Like `isClosedByPeer`, telling a FIN (`.closed`) from a reset (`.reset`); nil while the connection still
+    /// has bytes to give (they stay buffered for `read`) or is open after the read timeout.
+    func peerEnding() -> Ending? {
+        guard isBufferEmpty else { return nil }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, 0)
+        if n == 0 { return .closed }
+        if n > 0 {
+            keep(byte)
+            return nil
+        }
+        return errno == ECONNRESET ? .reset : errno == EAGAIN || errno == EWOULDBLOCK ? nil : .failed(errno)
+    }
+
     /// `POST /convert/User` with a binary body.
     func request(bytes body: [UInt8], headers: [String: String]) throws -> Response {
         var head = "POST /convert/User HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.count)\r\n"

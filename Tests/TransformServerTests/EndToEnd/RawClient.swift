@@ -127,6 +127,10 @@ final class RawClient {
         return response
     }
 
+    var isBufferEmpty: Bool { buffer.isEmpty }
+    /// Puts a byte read outside `read` back in front of what `read` will see.
+    func keep(_ byte: UInt8) { buffer.append(byte) }
+
     /// True when the server has closed (or reset) the connection; false when it is still open after the read
     /// timeout or has more bytes to give.
     func isClosedByPeer() -> Bool {

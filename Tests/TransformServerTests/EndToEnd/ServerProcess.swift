@@ -15,9 +15,10 @@ final class ServerProcess {
     private(set) var stdoutLines: [String] = []
 
     /// Starts the server with a temporary config directory holding `schemas` (file name → contents) and `settings`
-    /// (server.json members); waits for its `listening on` line.
+    /// (server.json members); waits for its `listening on` line. `shell`, when given, is a `/bin/sh` command that
+    /// ends with `exec "$@"` (to set limits first); `errorLog` receives standard error.
     init(schemas: [String: String]? = nil, settings: [String: String] = [:], environment: [String: String] = [:],
-         directory existing: URL? = nil) throws {
+         directory existing: URL? = nil, shell: String? = nil, errorLog: URL? = nil) throws {
         directory = try existing ?? ChildProcess.temporaryDirectory()
         let schemaDirectory = directory.appendingPathComponent("schemas")
         try FileManager.default.createDirectory(at: schemaDirectory, withIntermediateDirectories: true)
@@ -34,14 +35,25 @@ final class ServerProcess {
         json.append("\"accessLog\": false")
         if settings["accessLog"] != nil { json.removeLast() }
         try Data("{\(json.joined(separator: ","))}".utf8).write(to: directory.appendingPathComponent("server.json"))
-        process.executableURL = ChildProcess.executable
-        process.arguments = ["serve", "--config", directory.path, "--host", "127.0.0.1", "--port", "0"]
+        let arguments = ["serve", "--config", directory.path, "--host", "127.0.0.1", "--port", "0"]
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell, "sh", ChildProcess.executable.path] + arguments
+        } else {
+            process.executableURL = ChildProcess.executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TRANSFORM_") }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         output = pipe.fileHandleForReading
         try process.run()
         var buffer = Data()

@@ -102,6 +102,28 @@ import Testing
         #expect(feed(&streamed, "\n") == [.bodyChunk([0x0A])])
     }
 
+    /// The body limit is a framing check: a refused request's body over it is a 413 at once, not read.
+    @Test func aRefusedBodyOverTheLimitIsNotReadButAnsweredAtOnce() {
+        var announced = Self.make { $0.maxBodyBytes = 100 }
+        _ = feed(&announced, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n")
+        let answer = announced.decided(.reject(ErrorResponse.notFound()), now: 0)
+        guard case .respond(let response, _, true)? = answer.first else {
+            Issue.record("expected the 413 at once, closing; got \(answer)")
+            return
+        }
+        #expect(response.status == 413)
+        var chunked = Self.make { $0.maxBodyBytes = 100 }
+        _ = feed(&chunked, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+        #expect(chunked.decided(.reject(ErrorResponse.notFound()), now: 0).isEmpty)
+        #expect(feed(&chunked, "32\r\n\(String(repeating: "x", count: 50))\r\n").isEmpty)
+        let past = feed(&chunked, "33\r\n")
+        guard case .respond(let refusal, _, true)? = past.first else {
+            Issue.record("expected the 413 once the chunks pass the limit; got \(past)")
+            return
+        }
+        #expect(refusal.status == 413)
+    }
+
     @Test func malformedHeadsCloseWith400() {
         var machine = Self.make()
         let actions = feed(&machine, "GET /x HTTP/1.1\r\nHost : a\r\n\r\n")
