@@ -82,8 +82,8 @@ enum CommandHelp {
         usage: TransformServer healthcheck [URL] [--config DIR] [--port N]
 
         Requests URL and succeeds only on a 200: a container health check that needs no curl. Without a URL it
-        requests http://127.0.0.1:<listenPort>/health, the port read as serve reads it (--port, then
-        TRANSFORM_LISTEN_PORT, then <config>/server.json, else 8080).
+        requests http://127.0.0.1:8080/health, or the port a setting names, read as serve reads it (--port, then
+        TRANSFORM_LISTEN_PORT, then <config>/server.json).
 
         options:
           --config DIR    the configuration directory whose server.json names the port (default ./config)

@@ -4,6 +4,10 @@ import Dispatch
 import MapperCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reloads the schema directory while the server runs (docs/operations.md, "Schema hot reload"): on `SIGHUP`
 /// always, and every `schemaReloadIntervalMs` when the directory's content changed.
 ///
@@ -47,7 +51,14 @@ enum SchemaReloader {
     /// One attempt. `.signal` always loads; `.change` loads only when the fingerprint differs from the last one
     /// attempted.
     static func reload(_ context: ServerContext, trigger: Trigger) {
-        guard case .directory = context.configuration.schemaSource else { return }
+        guard case .directory(let path) = context.configuration.schemaSource else { return }
+        // Out of descriptors (the listener pauses accepting then) says nothing about the schemas: a poll waits
+        // for the next interval instead of reading, failing, and counting a rejected state.
+        if trigger == .change {
+            let probe = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if probe < 0, errno == EMFILE || errno == ENFILE { return }
+            if probe >= 0 { close(probe) }
+        }
         let files: [SchemaFile]
         do throws(SchemaDirectory.LoadError) {
             files = try context.configuration.schemaSource.files()
