@@ -68,7 +68,7 @@ extension RegistrySnapshot {
                                   outputCapacity: tokens[index].end - tokens[index].start + 64)
         converter.recordsBuilt = recordingBuilt
         if !keepingEntries { converter.diagnostics.deferPointers(to: converter.documents[0]) }
-        converter.convertObject(ValueRef(document: 0, index: index), as: model)
+        converter.convertRootObject(ValueRef(document: 0, index: index), as: model)
         let out = converter.out.array
         converter.recycleScratch()
         converter.diagnostics.stopDeferring()

@@ -38,7 +38,7 @@ enum TransformServer {
     static let usage = """
         usage: TransformServer [serve] [--config DIR] [--schemas DIR] [--host H] [--port N]
                TransformServer convert <Model> [--normalize] [--from model] [--strict]
-                                       [--array|--dictionary|--ndjson] [--config DIR] [--schemas DIR]
+                                       [--array|--dictionary|--ndjson|--merge] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
                TransformServer healthcheck [URL] [--config DIR] [--port N]
                TransformServer --version

@@ -188,7 +188,7 @@ extension RegistrySnapshot {
             if object { converter.out.append(contentsOf: keyBytes) }
             let valueStart = converter.out.count
             converter.startObject()
-            converter.convertObject(ValueRef(document: 0, index: element.index), as: model)
+            converter.convertRootObject(ValueRef(document: 0, index: element.index), as: model)
             let diagnostics = converter.diagnostics
             if diagnostics.errorCount > 0 {
                 converter.out.truncate(to: elementStart)

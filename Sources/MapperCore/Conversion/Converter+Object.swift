@@ -3,8 +3,33 @@
 extension Converter {
     /// Builds the object at `ref` as `declared` (SEMANTICS.md, "Order"): `willTransform` on the input object,
     /// `classForDictionary` on the result, then the chosen model's properties, unknown keys and `validate`.
-    /// Always writes an object (possibly incomplete when the model fails).
+    /// Always writes an object (possibly incomplete when the model fails). A model with `unknownKeys: keep` or
+    /// `strict` is converted through `convertObjectWithOptions` instead (`convertRootObject`, and the
+    /// `.withOptions` values that refer to it), so this path, which every other object takes, pays nothing for them.
     mutating func convertObject(_ ref: ValueRef, as declared: CompiledModel) {
+        buildObject(ref, as: declared, withOptions: false)
+    }
+
+    /// A root object: through `convertObjectWithOptions` when its model has object options.
+    mutating func convertRootObject(_ ref: ValueRef, as model: CompiledModel) {
+        if model.hasObjectOptions { convertObjectWithOptions(ref, as: model) } else { convertObject(ref, as: model) }
+    }
+
+    /// `convertObject` for a model with `unknownKeys: keep` or `strict`, or one nested in a strict model or
+    /// property: warnings are errors as the model's `strict` and the mode say (a nested model does not inherit a
+    /// strict scope), and kept keys are written after the properties.
+    @inline(never)
+    mutating func convertObjectWithOptions(_ ref: ValueRef, as declared: CompiledModel) {
+        let outerStrict = diagnostics.strict
+        diagnostics.strict = declared.isStrict || modeIsStrict
+        defer { diagnostics.strict = outerStrict }
+        buildObject(ref, as: declared, withOptions: true)
+    }
+
+    /// The body of both: inlined into each with `withOptions` a constant, so that `convertObject` holds no trace
+    /// of the options.
+    @inline(__always)
+    private mutating func buildObject(_ ref: ValueRef, as declared: CompiledModel, withOptions: Bool) {
         let depth = path.depth
         defer { path.truncate(to: depth) }
         var object = ref
@@ -20,13 +45,18 @@ extension Converter {
         let start = out.count
         // Two calls rather than one through a `var model`, whose copy of `declared` would cost an atomic retain and
         // release for every object.
-        if !declared.classRules.isEmpty, let chosen = chooseModel(declared, for: object), chosen !== declared {
+        if !declared.classRules.isEmpty, !(keepsRootModel && depth == 0), let chosen = chooseModel(declared, for: object),
+           chosen !== declared {
             if depth == 0 { rootBuilt = chosen }
             if recordsBuilt { builtAt[start] = chosen.id }
             convertProperties(of: chosen, object, requestedAs: declared)
+            if chosen.keepsUnknownKeys { writeKeptKeys(of: chosen, requestedAs: declared, object: object, from: start) }
         } else {
             if recordsBuilt { builtAt[start] = declared.id }
             convertProperties(of: declared, object, requestedAs: declared)
+            if withOptions, declared.keepsUnknownKeys {
+                writeKeptKeys(of: declared, requestedAs: declared, object: object, from: start)
+            }
         }
         if writesWire { wrapUnwrapped(declared, from: start) }
     }
@@ -148,7 +178,7 @@ extension Converter {
                         out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                         holds[holdsFrame + i] = true
                     } else if outcome == .implicitDefault {
-                        TypeCoercion.writeZero(property.value, into: &out)
+                        TypeCoercion.writeZero(isBool: property.value.zeroIsFalse, into: &out)
                     }
                     if !holds[holdsFrame + i], model.required.contains(i) {
                         let pointer = path.render(documents)
@@ -157,8 +187,8 @@ extension Converter {
                 } else if let fallback = declaredDefault(property, of: model) {
                     out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                     holds[holdsFrame + i] = true
-                } else if property.value.isNumeric {
-                    TypeCoercion.writeZero(property.value, into: &out)
+                } else if property.value.hasImplicitZero {
+                    TypeCoercion.writeZero(isBool: property.value.zeroIsFalse, into: &out)
                 }
                 if out.count == valueStart {
                     out.truncate(to: propertyStart)

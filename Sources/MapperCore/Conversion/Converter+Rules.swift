@@ -104,7 +104,7 @@ extension Converter {
     }
 
     /// Whether some property, predicate or step of the model reads `key` (property names, in model-form input).
-    private func reads(_ key: [UInt8], model: CompiledModel, declared: CompiledModel) -> Bool {
+    func reads(_ key: [UInt8], model: CompiledModel, declared: CompiledModel) -> Bool {
         if fromModel { return model.modelReadKeys.contains(key) || declared.modelReadKeys.contains(key) }
         return model.readTrie.children[key] != nil || declared.readTrie.children[key] != nil
     }

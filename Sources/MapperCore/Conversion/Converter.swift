@@ -33,6 +33,9 @@ struct Converter {
     let unread: FrameStack<Int>
     /// The model actually built for the root object, when `classForDictionary` picked another.
     var rootBuilt: CompiledModel?
+    /// Whether the root object is built as the model asked for whatever its `classForDictionary` says (the patch
+    /// and the result of a merge, whose target has already chosen). Read only where a model has such rules.
+    var keepsRootModel = false
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
@@ -70,6 +73,10 @@ struct Converter {
         Self.scratchPool.give((slots, holds, unread, path, kept))
     }
 
+    /// Whether warnings are errors by the request's mode (`diagnostics.strict` also follows `strict` models and
+    /// properties).
+    var modeIsStrict: Bool { options.mode == .strict }
+
     /// Readies the converter for another object of the same input (the next batch element): an empty report and
     /// no rebuilt documents. `out` and the scratch stacks keep their contents and capacity.
     mutating func startObject() {
@@ -84,7 +91,8 @@ struct Converter {
 
     mutating func warn(_ issue: Issue, extra: [UInt8]? = nil) {
         issue.utf8.withUnsafeBytes {
-            diagnostics.record(issue.code, $0, isError: diagnostics.strict, at: path, in: documents, appending: extra)
+            diagnostics.record(issue.code, $0, isError: issue.isError ?? diagnostics.strict, at: path, in: documents,
+                               appending: extra)
         }
     }
 
@@ -171,6 +179,8 @@ struct Converter {
         case .dictionary(let element):
             guard token.kind == .object else { return Self.mismatch(token, bytes, value) }
             result = convertDictionary(ref, element: element)
+        case .withOptions(let plain):
+            return convertWithOptions(ref, value, plain)
         case .any:
             if token.kind == .null { return .noValue }
             writeAny(ref)
@@ -187,6 +197,8 @@ struct Converter {
                 case .data: TypeCoercion.data(token, bytes, text: text, as: value, into: &out)
                 case .date: TypeCoercion.date(token, bytes, text: text, as: value, fromModel: fromModel,
                                               instant: &instant, into: &out)
+                case .uuid: TypeCoercion.uuid(token, bytes, text: text, into: &out)
+                case .calendarDate: TypeCoercion.calendarDate(token, bytes, text: text, into: &out)
                 default: preconditionFailure("unreachable")
                 }
             }

@@ -32,7 +32,8 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 /// nothing, and then making, copying (into a `Run`, a `Converted`) and dropping the collector touches no reference
 /// count.
 struct Diagnostics: Sendable {
-    let strict: Bool
+    /// Whether warnings are recorded as errors: the mode's, raised while a `strict` model or property is read.
+    var strict: Bool
     /// The entries, once there is one.
     private var box: CopyOnWriteBox<Entries>?
     private(set) var errorCount = 0

@@ -20,6 +20,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case ruleFailed = "rule_failed"
     case lineTooLong = "line_too_long"
     case precisionLost = "precision_lost"
+    case wrappedInArray = "wrapped_in_array"
+    case notAUUID = "not_a_uuid"
 }
 
 /// A problem with one value, found while converting it; the caller decides where it is reported
@@ -27,6 +29,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 /// codes and message bytes are (no Unicode equivalence, as in reports).
 struct Issue: Sendable, Equatable {
     var code: DiagnosticCode
+    /// Whether the issue is an error whatever the converter's strictness when it is recorded: set for the issue of a
+    /// property with its own `strict` (nil: the converter's). Declared here, beside `code`, it fits in the padding.
+    var isError: Bool?
     /// The sentence as UTF-8: what a report stores, copied into it as it is, with no `String` made for it. (The
     /// most frequent message, `coerced`, is no `Issue`: the converter writes it into the report from its parts.)
     var utf8: [UInt8]

@@ -27,6 +27,12 @@ final class CompiledModel: Sendable {
     let modelKeys: KeyIndex
     /// Whether unread input keys are `unknown_key` errors.
     let rejectsUnknownKeys: Bool
+    /// Whether unread input keys of the model's own object are written after the properties (`unknownKeys: keep`).
+    let keepsUnknownKeys: Bool
+    /// `strict`: warnings at the model's own properties and object are errors.
+    let isStrict: Bool
+    /// Whether the model's objects are converted through `Converter.convertObjectWithOptions`.
+    var hasObjectOptions: Bool { keepsUnknownKeys || isStrict }
     /// Every key path the model reads, as a trie, for finding stray keys under `unknownKeys: reject`.
     let readTrie: KeyTrie
     /// The keys model-form input may hold: every property name (blacklisted ones too) and predicate key.
@@ -55,7 +61,8 @@ final class CompiledModel: Sendable {
          modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
          willTransform: WillTransform?,
          classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
-         transformToJSON: TransformToJSON?, schema: ModelSchema) {
+         transformToJSON: TransformToJSON?, schema: ModelSchema, keepsUnknownKeys: Bool = false,
+         isStrict: Bool = false) {
         self.id = id
         self.name = name
         self.parentID = parentID
@@ -63,6 +70,8 @@ final class CompiledModel: Sendable {
         self.wireKeys = wireKeys
         self.modelKeys = modelKeys
         self.rejectsUnknownKeys = rejectsUnknownKeys
+        self.keepsUnknownKeys = keepsUnknownKeys
+        self.isStrict = isStrict
         self.readTrie = readTrie
         self.modelReadKeys = modelReadKeys
         self.willTransform = willTransform
@@ -152,11 +161,7 @@ struct PropertyPlan: Sendable {
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
-        switch value.kind {
-        case .bool: implicitZero = .false
-        case .integer, .float, .double: implicitZero = .zero
-        default: implicitZero = nil
-        }
+        implicitZero = value.hasImplicitZero ? (value.zeroIsFalse ? .false : .zero) : nil
         switch value.kind {
         case _ where value.constraints != nil: common = nil
         case .string: common = .string

@@ -14,16 +14,32 @@ final class CompiledValue: Sendable {
     let modelFormDateInput: [DateFormat]
     let dateOutput: DateFormat
     let base64: Bool
+    /// The options of a `.withOptions` value (docs/schema.md, "Null, absence and strictness"); false and nil on
+    /// every other value. `strict` is the property's `strict` (nil: the model's).
+    let nullable: Bool
+    let optional: Bool
+    let acceptSingle: Bool
+    let strict: Bool?
+    /// For a model value: converted through `Converter.convertObjectWithOptions` (its model keeps unknown keys or
+    /// is strict, or the value sits in a strict model or property, whose strictness a nested model does not take).
+    let objectOptions: Bool
+    /// Whether a property of this type writes `0` or `false` when it has no value (numeric types and `bool`,
+    /// unless `optional`), and whether that is `false`: stored, so that the property loop reads them directly.
+    let hasImplicitZero: Bool
+    let zeroIsFalse: Bool
 
     /// Not `indirect`: the nested cases hold a class reference already, and a boxed payload costs a retain and a
     /// release each time a conversion reads it.
     enum Kind: Sendable {
-        case bool, float, double, string, number, decimal, date, url, data, any
+        case bool, float, double, string, number, decimal, date, url, data, any, uuid, calendarDate
         case integer(ClosedRange<Int128>)
         case array(CompiledValue?)
         case set(CompiledValue?)
         case dictionary(CompiledValue?)
         case model(Int)
+        /// The value with `nullable`, `optional`, `acceptSingle` or `strict`: read through
+        /// `Converter.convertWithOptions`, then as the plain value it holds, so values without them pay nothing.
+        case withOptions(CompiledValue)
     }
 
     init(kind: Kind, typeName: String, constraints: CompiledConstraints?, dateInput: [DateFormat] = [],
@@ -36,14 +52,32 @@ final class CompiledValue: Sendable {
         self.modelFormDateInput = [dateOutput] + dateInput
         self.dateOutput = dateOutput
         self.base64 = base64
-    }
-
-    var isNumeric: Bool {
+        (nullable, optional, acceptSingle, strict, objectOptions) = (false, false, false, nil, false)
         switch kind {
-        case .bool, .float, .double, .integer: true
-        default: false
+        case .bool: (hasImplicitZero, zeroIsFalse) = (true, true)
+        case .float, .double, .integer: (hasImplicitZero, zeroIsFalse) = (true, false)
+        default: (hasImplicitZero, zeroIsFalse) = (false, false)
         }
     }
+
+    /// `plain` with the options of a property or element spec.
+    init(_ plain: CompiledValue, nullable: Bool, optional: Bool, acceptSingle: Bool, strict: Bool?,
+         objectOptions: Bool = false) {
+        kind = .withOptions(plain)
+        typeName = plain.typeName
+        coercedInfix = plain.coercedInfix
+        constraints = nil
+        dateInput = plain.dateInput
+        modelFormDateInput = plain.modelFormDateInput
+        dateOutput = plain.dateOutput
+        base64 = plain.base64
+        (self.nullable, self.optional, self.acceptSingle, self.strict) = (nullable, optional, acceptSingle, strict)
+        self.objectOptions = objectOptions
+        hasImplicitZero = !optional && plain.hasImplicitZero
+        zeroIsFalse = plain.zeroIsFalse
+    }
+
+
 }
 
 /// Constraint operands converted to the property's type at registration.

@@ -3,7 +3,7 @@
 /// The closed set of built-in type names of SCHEMA.md; any other type name is a model.
 enum BuiltinType: String, CaseIterable, Sendable {
     case bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float, double
-    case string, number, decimal, date, url, data, any, array, set, dictionary
+    case string, number, decimal, date, url, data, any, array, set, dictionary, uuid, calendarDate
 
     var isContainer: Bool { self == .array || self == .set || self == .dictionary }
 

@@ -98,7 +98,7 @@ extension JSONSchemaExport {
 
         var rules: [JSONValue] = []
         for (index, property) in model.properties.enumerated() {
-            let isRequired = model.required.contains(index)
+            let isRequired = model.required.contains(index) && !property.value.optional
             let schema = annotated(valueSchema(property.value, nullable: !isRequired), property, of: model)
             let sources = traced[index]
             // A key that `defaults` injects is always there (a `null` default gives no value).

@@ -28,6 +28,9 @@ extension JSONSchemaExport {
     /// The YYModel null spellings; `number` reads them as no value without a warning.
     static let nullSpellings = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
                                 "<NULL>", "<Null>", "<null>"]
+    /// The 8-4-4-4-12 text form of a `uuid`, any case.
+    static let uuidPattern =
+        "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
     /// JSON whitespace, which `url` trims.
     static let jsonWhitespace = "[ \\t\\n\\r]"
     /// The characters RFC 3986 allows in a URI-reference (its structure is left to `format`).
@@ -39,6 +42,12 @@ extension JSONSchemaExport {
     /// The schema of one value of `value`'s type converted with no entry; `nullable` also accepts the inputs that
     /// give no value silently.
     mutating func valueSchema(_ value: CompiledValue, nullable: Bool) -> JSONValue {
+        if case .withOptions(let plain) = value.kind {
+            // `nullable`: null is a value, so `null` joins the type (`acceptSingle` and `optional` accept nothing
+            // more without an entry).
+            let schema = valueSchema(plain, nullable: nullable)
+            return value.nullable ? Self.allowing(.object([("type", .string("null"))]), in: schema) : schema
+        }
         if case .url = value.kind, value.constraints == nil {
             return Self.urlSchema(nil, allowsBlank: nullable, nullable: nullable)
         }
@@ -52,6 +61,8 @@ extension JSONSchemaExport {
         switch value.kind {
         case .bool, .integer, .float, .double:
             return nil
+        case .withOptions(let plain):
+            return value.nullable ? nil : noValue(plain)
         case .number:
             return .object([("enum", .array([.null] + nullSpellings.map { .string($0) }))])
         case .url:
@@ -125,6 +136,11 @@ extension JSONSchemaExport {
             return Self.dateSchema(value)
         case .any:
             return Self.nonNull
+        case .uuid:
+            members = [("type", .string("string")), ("format", .string("uuid")), ("pattern", .string(Self.uuidPattern))]
+        case .calendarDate:
+            members = [("type", .string("string")), ("format", .string("date")),
+                       ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
         case .array(let element), .set(let element):
             members = [("type", .string("array"))]
             if let element { members.append(("items", valueSchema(element, nullable: false))) }
@@ -141,6 +157,8 @@ extension JSONSchemaExport {
             members += Self.lengths(c, "minProperties", "maxProperties")
         case .model(let id):
             return reference(to: snapshot.model(id))
+        case .withOptions(let plain):
+            return valueWithoutNone(plain)
         }
         if let options = Self.enumOptions(c) { members.append(("enum", .array(options))) }
         return .object(members)

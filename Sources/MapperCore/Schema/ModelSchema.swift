@@ -11,10 +11,19 @@ struct ModelSchema: Sendable, Equatable {
     var classRules: [ClassRule] = []
     var willTransform: Inheritable<WillTransform> = .inherit
     var validate: Inheritable<ValidateRules> = .inherit
-    var unknownKeys: Inheritable<Bool> = .inherit            // true: reject
+    var unknownKeys: Inheritable<UnknownKeys> = .inherit
+    /// `strict`: warnings at the model's own properties and object are errors.
+    var strict: Inheritable<Bool> = .inherit
     var transformToJSON: Inheritable<TransformToJSON> = .inherit
+    /// `keyCase`: the wire key of every property without `key`.
+    var keyCase: Inheritable<KeyCase> = .inherit
     /// Where the document came from, for problem reports.
     var origin = SchemaOrigin(file: "", pointer: "")
+}
+
+/// `unknownKeys`: what happens to input keys that nothing reads.
+enum UnknownKeys: String, Sendable, Equatable, CaseIterable {
+    case ignore, reject, keep
 }
 
 /// A model-level rule that a child inherits unless it declares its own; an explicit `null` turns it off.

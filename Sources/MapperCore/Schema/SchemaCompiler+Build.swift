@@ -35,10 +35,13 @@ extension SchemaCompiler {
             firstKeys.append(path[0])
         }
 
+        let isStrict = resolved(name, \.strict) ?? false
         let properties = effective.enumerated().map { index, property in
             CompiledProperty(
                 name: property.name, keys: property.keys, keyIDs: property.keys.map { firstKeyIDs[$0.components[0]]! },
-                modelKeyID: index, value: compileValue(property.value, in: schema),
+                modelKeyID: index,
+                value: compileValue(property.value, in: schema, optional: property.optional, strict: property.strict,
+                                    insideStrict: property.strict ?? isStrict),
                 hasDeclaredDefault: property.defaultValue != nil)
         }
         let indexByName = Dictionary(effective.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -69,10 +72,11 @@ extension SchemaCompiler {
         return CompiledModel(
             id: ids[name]!, name: name, parentID: schema.parent.flatMap { ids[$0] }, properties: properties,
             wireKeys: KeyIndex(firstKeys), modelKeys: KeyIndex(effective.map { Array($0.name.utf8) }),
-            rejectsUnknownKeys: resolved(name, \.unknownKeys) ?? false, readTrie: KeyTrie.build(readPaths),
+            rejectsUnknownKeys: resolved(name, \.unknownKeys) == .reject, readTrie: KeyTrie.build(readPaths),
             modelReadKeys: Set(all.map { Array($0.name.utf8) } + rules.flatMap { Self.firstKeys($0.modelForm) }),
             willTransform: willTransform, classRules: rules, required: required, requireAny: requireAny,
-            transformToJSON: transformToJSON, schema: schema)
+            transformToJSON: transformToJSON, schema: schema,
+            keepsUnknownKeys: resolved(name, \.unknownKeys) == .keep, isStrict: isStrict)
     }
 
     static func firstKeys(_ predicate: Predicate) -> [[UInt8]] {
@@ -83,7 +87,24 @@ extension SchemaCompiler {
         }
     }
 
-    mutating func compileValue(_ value: ValueSchema, in model: ModelSchema) -> CompiledValue {
+    /// The compiled value, wrapped with its options (`CompiledValue.Kind.withOptions`) when it declares any; a
+    /// property passes its own `optional` and `strict`, and `insideStrict` when it is read strictly (a model value
+    /// there, or one whose model has object options, is read through `Converter.convertObjectWithOptions`).
+    mutating func compileValue(_ value: ValueSchema, in model: ModelSchema, optional: Bool = false, strict: Bool? = nil,
+                               insideStrict: Bool = false) -> CompiledValue {
+        let plain = compilePlainValue(value, in: model, insideStrict: insideStrict)
+        var objectOptions = false
+        if case .model(let target) = value.type {
+            objectOptions = insideStrict || resolved(target, \.unknownKeys) == .keep || resolved(target, \.strict) == true
+        }
+        guard value.nullable || value.acceptSingle || optional || strict != nil || objectOptions else { return plain }
+        return CompiledValue(plain, nullable: value.nullable, optional: optional, acceptSingle: value.acceptSingle,
+                             strict: strict, objectOptions: objectOptions)
+    }
+
+    private mutating func compilePlainValue(_ value: ValueSchema, in model: ModelSchema, insideStrict: Bool)
+        -> CompiledValue
+    {
         let kind: CompiledValue.Kind
         let typeName: String
         switch value.type {
@@ -91,7 +112,7 @@ extension SchemaCompiler {
             kind = .model(ids[target]!)
             typeName = target
         case .container(let container, let element):
-            let compiled = element.map { compileValue($0, in: model) }
+            let compiled = element.map { compileValue($0, in: model, insideStrict: insideStrict) }
             kind = container == .array ? .array(compiled) : container == .set ? .set(compiled) : .dictionary(compiled)
             typeName = container.rawValue
         case .builtin(let builtin):
@@ -107,6 +128,8 @@ extension SchemaCompiler {
             case .url: kind = .url
             case .data: kind = .data
             case .any: kind = .any
+            case .uuid: kind = .uuid
+            case .calendarDate: kind = .calendarDate
             default: kind = .integer(builtin.integerRange!)
             }
         }

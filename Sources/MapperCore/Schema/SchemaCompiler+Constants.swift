@@ -14,9 +14,9 @@ extension SchemaCompiler {
         case .integer, .float, .double, .decimal, .number: (isNumber, isText, isContainer, isScalar) = (true, false, false, true)
         case .date: (isNumber, isText, isContainer, isScalar) = (false, false, false, true)
         case .string, .url: (isNumber, isText, isContainer, isScalar) = (false, true, false, true)
-        case .data, .bool: (isNumber, isText, isContainer, isScalar) = (false, false, false, true)
+        case .data, .bool, .uuid, .calendarDate: (isNumber, isText, isContainer, isScalar) = (false, false, false, true)
         case .array, .set, .dictionary: (isNumber, isText, isContainer, isScalar) = (false, false, true, false)
-        case .any, .model: (isNumber, isText, isContainer, isScalar) = (false, false, false, false)
+        case .any, .model, .withOptions: (isNumber, isText, isContainer, isScalar) = (false, false, false, false)
         }
         let isDate: Bool = { if case .date = value.kind { return true } else { return false } }()
         for (name, operand) in [("minimum", c.minimum), ("maximum", c.maximum)] {

@@ -101,7 +101,8 @@ struct SchemaCompiler {
         }
     }
 
-    /// Effective (pre-filter) properties: parents first, an override keeping its parent's position.
+    /// Effective (pre-filter) properties: parents first, an override keeping its parent's position; the keyCase of
+    /// the model `name` renames every property without `key`, inherited ones included.
     func flattenedProperties(of name: String) -> [PropertySchema] {
         var result: [PropertySchema] = []
         for model in chain(of: name) ?? [] {
@@ -109,6 +110,11 @@ struct SchemaCompiler {
                 if let at = result.firstIndex(where: { $0.name == property.name }) { result[at] = property } else {
                     result.append(property)
                 }
+            }
+        }
+        if let keyCase = resolved(name, \.keyCase) {
+            for i in result.indices where !result[i].hasExplicitKey {
+                result[i].keys = [MappedKey(keyCase.apply(to: result[i].name))]
             }
         }
         return result

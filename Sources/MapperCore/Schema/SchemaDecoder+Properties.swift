@@ -45,8 +45,18 @@ extension SchemaDecoder {
         }
         guard let spec = decodeValue(value, at: pointer, allowed: Self.propertyKeys) else { return nil }
         if keys.isEmpty { keys = [MappedKey(name)] }  // every alternative was a problem; keep compiling the rest
-        return PropertySchema(
+        var property = PropertySchema(
             name: name, keys: keys, value: spec, defaultValue: defaultValue, required: required, pointer: pointer)
+        property.hasExplicitKey = value["key"] != nil
+        if decodeFlag(value, "optional", at: pointer) == true {
+            switch spec.type {
+            case .builtin(let type) where type == .bool || type.integerRange != nil || type == .float || type == .double:
+                property.optional = true
+            default: problem(pointer + "/optional", "optional applies to numeric and bool properties only")
+            }
+        }
+        property.strict = decodeFlag(value, "strict", at: pointer)
+        return property
     }
 
     /// A type name, or an object with `type` and options (`allowed` lists the options this position takes).
@@ -68,6 +78,12 @@ extension SchemaDecoder {
             else { return nil }
             var spec = ValueSchema(type: type, pointer: pointer, typePointer: pointer + "/type")
             decodeConstraints(value, at: pointer, into: &spec.constraints)
+            spec.nullable = decodeFlag(value, "nullable", at: pointer) ?? false
+            spec.acceptSingle = decodeFlag(value, "acceptSingle", at: pointer) ?? false
+            switch type {
+            case _ where !spec.acceptSingle, .container(.array, _), .container(.set, _): break
+            default: problem(pointer + "/acceptSingle", "acceptSingle applies to array and set only")
+            }
             decodeDateFormat(value["dateFormat"], type: type, at: pointer + "/dateFormat", into: &spec)
             switch value["encoding"] {
             case nil: break
@@ -93,7 +109,7 @@ extension SchemaDecoder {
                 return .builtin(builtin)
             }
             guard let element else { return .container(builtin, of: nil) }
-            let elementAllowed = Self.propertyKeys.subtracting(["key", "default", "required"])
+            let elementAllowed = Self.propertyKeys.subtracting(["key", "default", "required", "optional", "strict"])
             return decodeValue(element, at: pointer + "/of", allowed: elementAllowed).map { .container(builtin, of: $0) }
         }
         guard Self.isIdentifier(name) else {
@@ -176,5 +192,15 @@ extension SchemaDecoder {
                 return nil
             }
         }
+    }
+
+    /// A `true`/`false` option of a property object; nil when absent (or not an object), a problem when not a bool.
+    private mutating func decodeFlag(_ value: JSONValue, _ name: String, at pointer: String) -> Bool? {
+        guard case .object = value, let flag = value[name] else { return nil }
+        guard case .bool(let set) = flag else {
+            problem(pointer + "/" + name, "\(name) must be true or false")
+            return nil
+        }
+        return set
     }
 }

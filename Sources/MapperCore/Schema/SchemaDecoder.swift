@@ -15,11 +15,11 @@ struct SchemaDecoder {
 
     static let modelKeys: Set<String> = [
         "name", "extends", "properties", "blacklist", "whitelist", "classForDictionary", "willTransform", "validate",
-        "unknownKeys", "transformToJSON", "description",
+        "unknownKeys", "transformToJSON", "description", "keyCase", "strict",
     ]
     static let propertyKeys: Set<String> = [
         "type", "key", "of", "default", "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum",
-        "dateFormat", "encoding", "description",
+        "dateFormat", "encoding", "description", "nullable", "optional", "strict", "acceptSingle",
     ]
 
     /// Decodes one model document found at `pointer` of the file. `impliedName` fills in an absent `name`
@@ -71,9 +71,22 @@ struct SchemaDecoder {
         switch document["unknownKeys"] {
         case nil: break
         case .null?: model.unknownKeys = .off
-        case .string("ignore")?: model.unknownKeys = .set(false)
-        case .string("reject")?: model.unknownKeys = .set(true)
-        case _?: problem(pointer + "/unknownKeys", "unknownKeys must be \"ignore\" or \"reject\"")
+        case .string(let name)? where UnknownKeys(rawValue: name) != nil: model.unknownKeys = .set(UnknownKeys(rawValue: name)!)
+        case _?: problem(pointer + "/unknownKeys", "unknownKeys must be \"ignore\", \"reject\" or \"keep\"")
+        }
+        switch document["strict"] {
+        case nil: break
+        case .null?: model.strict = .off
+        case .bool(let strict)?: model.strict = .set(strict)
+        case _?: problem(pointer + "/strict", "strict must be true or false")
+        }
+        switch document["keyCase"] {
+        case nil: break
+        case .null?: model.keyCase = .off
+        case .string(let name)? where KeyCase(rawValue: name) != nil: model.keyCase = .set(KeyCase(rawValue: name)!)
+        case _?:
+            problem(pointer + "/keyCase", "keyCase must be one of "
+                + KeyCase.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }
         return model
     }

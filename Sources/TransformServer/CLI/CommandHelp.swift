@@ -43,7 +43,7 @@ enum CommandHelp {
 
     static let convert = """
         usage: TransformServer convert <Model> [--normalize] [--from model] [--strict]
-                                       [--array|--dictionary|--ndjson] [--config DIR] [--schemas DIR]
+                                       [--array|--dictionary|--ndjson|--merge] [--config DIR] [--schemas DIR]
 
         Converts standard input to standard output with the engine and bytes of the HTTP API, followed by a newline.
 
@@ -54,6 +54,8 @@ enum CommandHelp {
           --array         the input is a JSON array of objects
           --dictionary    the input is a JSON object whose values are objects
           --ndjson        one object per line, converted as it arrives
+          --merge         the input is {"target": model form, "patch": wire form}: the patch merged into the
+                          target, as POST /merge/{model} (docs/api.md)
           --config DIR    the configuration folder (limits from its server.json; schemas from its schemas/)
           --schemas DIR   the schema folder, instead of <config>/schemas
           -h, --help      this help

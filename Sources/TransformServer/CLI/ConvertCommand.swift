@@ -12,6 +12,8 @@ enum ConvertCommand {
         var model = ""
         var options = ConversionOptions()
         var batch = Batch.single
+        /// `--merge`: standard input is `{"target": …, "patch": …}`, as the body of `POST /merge/{Model}`.
+        var merge = false
         var config: String?
         var schemas: String?
     }
@@ -47,6 +49,7 @@ enum ConvertCommand {
                 let form = try value(argument)
                 guard let parsed = ConversionOptions.Form(rawValue: form) else { throw .badValue(argument, form) }
                 result.options.input = parsed
+            case "--merge": result.merge = true
             case "--array": result.batch = .array; batches += 1
             case "--dictionary": result.batch = .dictionary; batches += 1
             case "--ndjson": result.batch = .ndjson; batches += 1
@@ -59,6 +62,9 @@ enum ConvertCommand {
         }
         guard !result.model.isEmpty else { throw .missingModel }
         guard batches <= 1 else { throw .conflicting("--array, --dictionary and --ndjson exclude each other.") }
+        guard !result.merge || (batches == 0 && result.options.input == .wire) else {
+            throw .conflicting("--merge takes one {\"target\", \"patch\"} object: no --from, --array, --dictionary or --ndjson.")
+        }
         result.options.output = normalize ? .wire : .model
         return result
     }
@@ -110,6 +116,7 @@ enum ConvertCommand {
         let input = StandardIO.readAll()
         let result = input.withUnsafeBytes { body -> Result<Converted, MappingError> in
             switch parsed.batch {
+            case .single where parsed.merge: return snapshot.merge(body, model: parsed.model, options: options)
             case .single: return snapshot.convert(body, model: parsed.model, options: options)
             case .array: return snapshot.convertArray(body, model: parsed.model, options: options)
             case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: options)

@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// `POST /convert|/normalize|/validate/{Model}[/array|/dictionary]` and `POST /compare/{Model}`.
+/// `POST /convert|/normalize|/validate/{Model}[/array|/dictionary]`, `POST /compare/{Model}` and
+/// `POST /merge/{Model}`.
 enum ConversionEndpoint {
     // MARK: - Head checks
 
@@ -74,6 +75,9 @@ enum ConversionEndpoint {
             switch request.route.kind {
             case .compare:
                 return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
+            case .merge:
+                options.output = request.query["keys"] == "mapped" ? .wire : .model
+                return snapshot.merge(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
             case .conversion(let operation, let batch):
                 options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
                 switch (operation, batch) {

@@ -12,6 +12,9 @@ enum QueryParameters {
             if operation == .convert { allowed["keys"] = ["names", "mapped"] }
             if batch == .single { allowed["hash"] = ["false", "true"] }
         case .compare: allowed["from"] = ["wire", "model"]
+        case .merge:
+            allowed["keys"] = ["names", "mapped"]
+            allowed["hash"] = ["false", "true"]
         default: return [:]
         }
         return allowed

@@ -62,7 +62,7 @@ struct RequestHandler {
             return .failure(ErrorResponse.unknownModel(model))
         }
         switch route.kind {
-        case .conversion, .compare:
+        case .conversion, .compare, .merge:
             switch QueryParameters.parse(rawQuery, for: route) {
             case .failure(let response): return .failure(response)
             case .success(let query): request.query = query
@@ -105,7 +105,7 @@ struct RequestHandler {
         request.body = body
         request.requestId = requestId
         switch request.route.kind {
-        case .conversion, .compare: return ConversionEndpoint.handle(request, context: context)
+        case .conversion, .compare, .merge: return ConversionEndpoint.handle(request, context: context)
         case .schemas, .schema, .jsonSchema: return SchemasEndpoint.handle(request, context: context)
         case .health: return HealthEndpoint.health(context)
         case .ready: return HealthEndpoint.ready(context)

@@ -2,6 +2,7 @@
 
 import CSocket
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,10 @@ final class Listener: @unchecked Sendable {
     private let source: any DispatchSourceRead
     private let queue = DispatchQueue(label: "transform.accept")
     private var paused = false
+    /// `paused`, readable off the queue: a closing connection frees a descriptor, and resumes accepting at once
+    /// (`descriptorFreed`) rather than only at the next retry — which needs a timer, and a timer may itself need a
+    /// descriptor.
+    private let pausedFlag = Atomic<Bool>(false)
     private var stopped = false
     /// Accepts refused for want of descriptors since the episode began (0: none running); logged once when it
     /// begins and once, with this count, when accepting works again.
@@ -86,9 +91,10 @@ final class Listener: @unchecked Sendable {
                     if refusedInEpisode == 0 { Log.event("accept_paused", ["reason": error.description]) }
                     refusedInEpisode += 1
                     paused = true
+                    pausedFlag.store(true, ordering: .relaxed)
                     source.suspend()
                     queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-                        if paused, !stopped { paused = false; source.resume() }
+                        resumeIfPaused()
                     }
                 }
                 return
@@ -96,11 +102,25 @@ final class Listener: @unchecked Sendable {
         }
     }
 
+    /// A descriptor was closed: if accepting is paused for want of one, resume it now.
+    func descriptorFreed() {
+        guard pausedFlag.load(ordering: .relaxed) else { return }
+        queue.async { [self] in resumeIfPaused() }
+    }
+
+    /// Must run on `queue`.
+    private func resumeIfPaused() {
+        guard paused, !stopped else { return }
+        paused = false
+        pausedFlag.store(false, ordering: .relaxed)
+        source.resume()
+    }
+
     /// Stops accepting and closes the listening socket.
     func stop() {
         queue.sync {
             stopped = true
-            if paused { paused = false; source.resume() }
+            if paused { paused = false; pausedFlag.store(false, ordering: .relaxed); source.resume() }
             source.cancel()
         }
     }

@@ -106,6 +106,7 @@ final class Server: @unchecked Sendable {
     func connectionClosed() {
         active.subtract(1, ordering: .relaxed)
         context.metrics.connectionClosed()
+        listener?.descriptorFreed()
     }
 
     // MARK: - Responses

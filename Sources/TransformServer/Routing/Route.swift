@@ -5,6 +5,7 @@ struct Route: Equatable {
     enum Kind: Equatable {
         case conversion(Operation, Batch)
         case compare
+        case merge
         case schemas
         case schema
         case jsonSchema

@@ -30,6 +30,9 @@ enum Router {
             if first.equals("compare") {
                 return Route(kind: .compare, template: "/compare/{model}", model: model, methods: .post)
             }
+            if first.equals("merge") {
+                return Route(kind: .merge, template: "/merge/{model}", model: model, methods: .post)
+            }
             if first.equals("schemas") {
                 return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: [.get, .put, .delete])
             }

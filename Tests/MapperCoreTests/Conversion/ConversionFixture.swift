@@ -21,15 +21,22 @@ extension RegistrySnapshot {
         options.mode = mode
         options.output = output
         options.input = from
-        switch convertBothWays(Array(input.utf8), model: model, options: options) {
+        return Produced(convertBothWays(Array(input.utf8), model: model, options: options))
+    }
+}
+
+extension Produced {
+    /// What a conversion's result shows: its bytes and entries, a 422's `result` and entries, or an error's code.
+    init(_ result: Result<Converted, MappingError>) {
+        switch result {
         case .success(let converted):
-            return Produced(status: 200, output: String(decoding: converted.body, as: UTF8.self),
-                            entries: Outcome.entries(converted.diagnostics))
+            self.init(status: 200, output: String(decoding: converted.body, as: UTF8.self),
+                      entries: Outcome.entries(converted.diagnostics))
         case .failure(.validationFailed(let report)):
-            return Produced(status: 422, output: String(decoding: report.result, as: UTF8.self),
-                            entries: Outcome.entries(report.entries))
+            self.init(status: 422, output: String(decoding: report.result, as: UTF8.self),
+                      entries: Outcome.entries(report.entries))
         case .failure(let error):
-            return Produced(status: error.status, output: error.code, entries: [])
+            self.init(status: error.status, output: error.code, entries: [])
         }
     }
 }

@@ -18,6 +18,7 @@ struct OpenAPIDocumentTests {
         "/convert/{model}/dictionary",
         "/normalize/{model}/dictionary",
         "/compare/{model}",
+        "/merge/{model}",
         "/schemas",
         "/schemas/{model}",
         "/schemas/{model}/jsonschema",
