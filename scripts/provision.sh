@@ -10,6 +10,7 @@
 #   bash scripts/provision.sh --check    print which tools are missing and how to get them; change nothing
 #   bash scripts/provision.sh --list     print the table below
 #   bash scripts/provision.sh --has T…   exit 0 when every named tool is present (used by the test stages)
+#   bash scripts/provision.sh --install T…   install the named tools only (ON_REQUEST's too)
 #
 # To add a tool, add one line to TOOLS: its name (what stages ask for), a shell test that is true when it is
 # present, the Debian packages that bring it, and what needs it. Keep one line per tool so that merges are easy.
@@ -32,11 +33,17 @@ TOOLS=(
   "etcd|command -v etcd|etcd-server|the cluster tests (swift test: a real three-member etcd, docs/cluster.md)"
 )
 
+# Tools that no stage of scripts/test.sh needs, installed only when named (`--install T…`), same columns.
+ON_REQUEST=(
+  "dockerd|command -v dockerd|docker.io cgroupfs-mount|scripts/verify-image.sh (builds and runs the image)"
+  "mmdebstrap|command -v mmdebstrap|mmdebstrap gpg|scripts/verify-image.sh (the base images, built locally)"
+)
+
 field() { local IFS='|'; read -r -a parts <<<"$1"; echo "${parts[$2]}"; }
 
 present() {
   local line
-  for line in "${TOOLS[@]}"; do
+  for line in "${TOOLS[@]}" "${ON_REQUEST[@]}"; do
     if [ "$(field "$line" 0)" = "$1" ]; then
       bash -c "$(field "$line" 1)" >/dev/null 2>&1
       return
@@ -46,14 +53,19 @@ present() {
   return 2
 }
 
+# The lines of the missing tools: every tool of TOOLS, or only those named.
 missing_lines() {
   local line
-  for line in "${TOOLS[@]}"; do present "$(field "$line" 0)" || echo "$line"; done
+  for line in "${TOOLS[@]}" "${ON_REQUEST[@]}"; do
+    if [ $# -gt 0 ]; then [[ " $* " == *" $(field "$line" 0) "* ]] || continue
+    else [[ " ${ON_REQUEST[*]} " != *"$line"* ]] || continue; fi
+    present "$(field "$line" 0)" || echo "$line"
+  done
 }
 
 case ${1:-install} in
   --list)
-    for line in "${TOOLS[@]}"; do
+    for line in "${TOOLS[@]}" "${ON_REQUEST[@]}"; do
       printf '%-9s apt: %-12s for %s\n' "$(field "$line" 0)" "$(field "$line" 2)" "$(field "$line" 3)"
     done
     ;;
@@ -69,8 +81,10 @@ case ${1:-install} in
     done <<<"$lines"
     echo "provision: run 'bash scripts/provision.sh' as root to install them; their stages are skipped until then"
     ;;
-  install)
-    lines=$(missing_lines)
+  install | --install)
+    [ "${1:-install}" = install ] || shift
+    names=("$@")
+    lines=$(missing_lines "${names[@]}")
     if [ -z "$lines" ]; then echo "provision: every tool is present, nothing installed"; exit 0; fi
     packages=$(while read -r line; do field "$line" 2; done <<<"$lines" | sort -u | tr '\n' ' ')
     if ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then
@@ -82,7 +96,7 @@ case ${1:-install} in
     # shellcheck disable=SC2086 # one package per word
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
       $packages >/dev/null
-    still=$(missing_lines)
+    still=$(missing_lines "${names[@]}")
     if [ -n "$still" ]; then
       echo "provision: still missing after the install: $(while read -r line; do field "$line" 0; done <<<"$still" | tr '\n' ' ')" >&2
       exit 1
@@ -90,7 +104,7 @@ case ${1:-install} in
     echo "provision: done"
     ;;
   *)
-    echo "usage: scripts/provision.sh [--check | --list | --has TOOL…]" >&2
+    echo "usage: scripts/provision.sh [--check | --list | --has TOOL… | --install TOOL…]" >&2
     exit 2
     ;;
 esac

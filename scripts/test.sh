@@ -14,8 +14,12 @@
 #      (scripts/static-check.sh)
 #   6. outside tools against the debug server, bounded and seeded: schemathesis over docs/openapi.yaml, the JSON
 #      Schema differential (hypothesis-jsonschema + jsonschema against strict /validate), REDbot
-#   7. every test (Swift Testing; CLI tests run the real binary; docs/api.md's examples are re-run and compared;
-#      the cluster tests run a real etcd)
+#   7. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
+#      rendered and validated against a named Kubernetes version's API schemas (its Python tools in a virtualenv
+#      .build/venv/ship, pins in scripts/requirements/ship.txt). The image itself is proven by scripts/verify-image.sh,
+#      which needs a container engine and runs outside this suite (docs/operations.md).
+#   8. every test (Swift Testing; CLI tests run the real binary; docs/api.md's examples are re-run and compared;
+#      the cluster tests run a real etcd, as a step of their own after the rest)
 #      — last, so its summary closes the log
 # Each stage prints how long it took.
 set -euo pipefail
@@ -56,4 +60,5 @@ stage_needing "unshare" "static binary" bash scripts/static-check.sh
 stage_needing "venv:schemathesis" "schemathesis (docs/openapi.yaml)" bash scripts/check-schemathesis.sh
 stage_needing "venv:jsonschema-differential" "JSON Schema differential" bash scripts/check-jsonschema-differential.sh
 stage_needing "venv:redbot" "REDbot" bash scripts/check-redbot.sh
+stage_needing "venv:ship" "shipping (hadolint, Kubernetes manifests)" bash scripts/check-deploy.sh
 stage "test" swift_tests

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import MapperCore
+import Synchronization
 
 /// Builds the registry, context and server from a configuration; `serve` and the end-to-end tests both call this.
 enum ServerBuilder {
@@ -53,9 +54,8 @@ enum ServerBuilder {
         }
         let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
                                     overlayDirectory: overlayDirectory, shared: shared)
-        let fileNames = Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
-            .union(overlay?.deleted ?? [])
-        context.setFileModelNames(fileNames)
+        context.setFileModelNames(of: snapshot, overlay: overlay)
+        context.schemaReloadState.withLock { $0.attempted = SchemaFile.fingerprint(of: files) }
         context.metrics.observe(registry: registry)
         context.markLoaded()
         if let shared {
@@ -78,22 +78,6 @@ enum ServerBuilder {
 
     /// SIGHUP: re-reads the files, re-applies the overlay, and swaps the registry only if the whole set is valid.
     static func reload(_ server: Server) {
-        let configuration = server.context.configuration
-        guard case .directory = configuration.schemaSource else { return }
-        let source = configuration.schemaSource
-        do {
-            let files = try source.files()
-            let snapshot: RegistrySnapshot
-            if let shared = server.context.shared {
-                snapshot = try shared.reload(files: files)
-            } else {
-                snapshot = try server.context.registry.load(files, overlay: try source.overlay())
-            }
-            Log.event("schemas_reloaded", ["models": String(snapshot.modelNames.count)])
-        } catch let error as SchemaSetError {
-            Log.event("schemas_reload_rejected", ["problems": error.problems.map(\.description).joined(separator: "; ")])
-        } catch {
-            Log.event("schemas_reload_rejected", ["error": "\(error)"])
-        }
+        SchemaReloader.reload(server.context, trigger: .signal)
     }
 }

@@ -42,7 +42,7 @@ enum TransformServer {
                                        [--array|--dictionary|--ndjson|--merge] [--config DIR] [--schemas DIR]
                TransformServer check [DIR]
                TransformServer import jsonschema FILE [--name M] [--strict]
-               TransformServer healthcheck [URL]
+               TransformServer healthcheck [URL] [--config DIR] [--port N]
                TransformServer --version
 
         `TransformServer COMMAND --help` describes a command: its options and exit statuses.

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One immutable version of the registry: every compiled model, by id and by name, with its version and ETag.
 /// Conversions hold the snapshot they started with; a registry change publishes a new one.
 public final class RegistrySnapshot: Sendable {
@@ -23,6 +29,9 @@ public final class RegistrySnapshot: Sendable {
     let limits: SchemaLimits
     /// Pinned versions compiled from this snapshot, per model name (`pinned(_:version:)`).
     let pinnedCache = Locked<[String: PinnedVersions]>([:])
+    /// When the snapshot was made, in milliseconds since the Unix epoch (wall clock): a registry publishes each
+    /// snapshot right after making it, so this is when its set took effect (`/health`'s `schemasLoadedAt`).
+    public let createdAtMilliseconds: Int
     /// Resolves defaults while this snapshot is being built; nil once published.
     nonisolated(unsafe) var defaultResolver: DefaultResolver?
 
@@ -39,6 +48,9 @@ public final class RegistrySnapshot: Sendable {
         self.lifecycles = lifecycles
         self.schemas = schemas
         self.limits = limits
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        createdAtMilliseconds = now.tv_sec * 1_000 + now.tv_nsec / 1_000_000
     }
 
     static let empty = RegistrySnapshot(models: [], ids: [:], entries: [:])

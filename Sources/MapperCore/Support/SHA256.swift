@@ -129,7 +129,11 @@ struct SHA256: Sendable {
 
     /// The lowercase hex spelling (64 characters) of the SHA-256 digest **of the message** `bytes`.
     static func hexDigest(_ bytes: [UInt8]) -> String {
-        let digest = hash(bytes)
+        hex(hash(bytes))
+    }
+
+    /// The lowercase hex spelling of a digest.
+    static func hex(_ digest: [UInt8]) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 2 * digestSize) { out in
             digits.withUTF8Buffer { hex in

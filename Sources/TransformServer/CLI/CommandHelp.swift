@@ -99,15 +99,19 @@ enum CommandHelp {
         """
 
     static let healthcheck = """
-        usage: TransformServer healthcheck [URL]
+        usage: TransformServer healthcheck [URL] [--config DIR] [--port N]
 
-        Requests URL (default http://127.0.0.1:8080/health) and succeeds only on a 200: a container health check
-        that needs no curl.
+        Requests URL and succeeds only on a 200: a container health check that needs no curl. Without a URL it
+        requests http://127.0.0.1:8080/health, or the port a setting names, read as serve reads it (--port, then
+        TRANSFORM_LISTEN_PORT, then <config>/server.json).
 
         options:
+          --config DIR    the configuration directory whose server.json names the port (default ./config)
+          --port N        the port to probe
           -h, --help      this help
 
-        exit status: 0 the server answered 200; 1 any other answer, or no answer; 2 a URL that is not http://.
+        exit status: 0 the server answered 200; 1 any other answer, or no answer; 2 a URL that is not http://, or a
+        bad setting.
 
         """
 

@@ -4,11 +4,27 @@
 import Glibc
 #endif
 
-/// `TransformServer healthcheck [URL]`: GET /health over a plain socket; exit 0 only on a 200 (for container health
-/// checks without curl).
+/// `TransformServer healthcheck [URL] [--config DIR] [--port N]`: GET /health over a plain socket; exit 0 only on a
+/// 200 (for container health checks without curl). Without a URL it probes `http://127.0.0.1:<listenPort>/health`,
+/// the port read as `serve` reads it (flags > `TRANSFORM_LISTEN_PORT` > `server.json` > 8080), so an image's
+/// HEALTHCHECK follows whatever port the server was configured with.
 enum HealthcheckCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        let url = arguments.first ?? "http://127.0.0.1:8080/health"
+        var settings = arguments[...]
+        var url: String
+        if let first = settings.first, !first.hasPrefix("--") {
+            url = first
+            settings = settings.dropFirst()
+        } else {
+            url = "http://127.0.0.1:8080/health"
+        }
+        switch ServerConfiguration.load(arguments: Array(settings)) {
+        case .failure(let error):
+            StandardIO.error("healthcheck: \(error.description)")
+            return 2
+        case .success(let (configuration, _)):
+            if settings.count == arguments.count { url = "http://127.0.0.1:\(configuration.listenPort)/health" }
+        }
         guard url.hasPrefix("http://") else {
             StandardIO.error("healthcheck: only http:// URLs are supported")
             return 2

@@ -10,16 +10,18 @@ import Glibc
 /// `TransformServer [serve …]`: runs the service until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads schemas.
 enum ServeCommand {
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    /// Polls the schema directory for changes (`schemaReloadIntervalMs`); nil when polling is off.
+    nonisolated(unsafe) private static var reloadTimer: (any DispatchSourceTimer)?
 
     static func run(_ arguments: [String]) -> Never {
         let loaded = ServerConfiguration.load(arguments: arguments)
         let configuration: ServerConfiguration
         switch loaded {
         case .failure(let error):
-            StandardIO.error("TransformServer: \(error.description)")
-            exit(2)
+            failStartup(error.description, status: 2)
         case .success(let (value, warnings)):
-            for warning in warnings { StandardIO.error("TransformServer: \(warning)") }
+            // docs/operations.md, "Logs": every line is a JSON object, this warning too.
+            for warning in warnings { Log.event("configuration_warning", [("message", warning)]) }
             configuration = value
         }
         do throws(ConfigurationError) {
@@ -42,15 +44,13 @@ enum ServeCommand {
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
         } catch {
-            StandardIO.error(error.description)
-            exit(error.exitStatus)
+            failStartup(error.description, status: error.exitStatus)
         }
         let port: Int
         do throws(SocketError) {
             port = try server.start()
         } catch {
-            StandardIO.error("TransformServer: \(error.description)")
-            exit(1)
+            failStartup(error.description, status: 1)
         }
         for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
@@ -69,11 +69,19 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
+        reloadTimer = SchemaReloader.startPolling(server.context)
         // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
         // once gets a drain, not the default action that killed the process.
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
         StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
+    }
+
+    /// Logs why the server cannot start — one `startup_failed` event per line of `reason` (a broken schema set lists
+    /// every problem) — and exits with `status`. docs/operations.md, "Logs": every line is a JSON object.
+    private static func failStartup(_ reason: String, status: Int32) -> Never {
+        for line in reason.split(separator: "\n") { Log.event("startup_failed", [("reason", String(line))]) }
+        exit(status)
     }
 
     /// API.md: the soft open-files limit is raised to the hard one at start-up.

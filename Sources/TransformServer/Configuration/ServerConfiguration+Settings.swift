@@ -12,6 +12,8 @@ extension ServerConfiguration {
         enum Kind: Sendable {
             /// A whole number within `range`; in `server.json`, a JSON number.
             case integer(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
+            /// 0 (off) or a whole number within `range`; in `server.json`, a JSON number.
+            case offOrInteger(any WritableKeyPath<ServerConfiguration, Int> & Sendable, ClosedRange<Int>)
             /// `true` or `false`; in `server.json`, a JSON boolean.
             case boolean(any WritableKeyPath<ServerConfiguration, Bool> & Sendable)
             /// A host name or address: non-empty, no spaces or control characters.
@@ -98,6 +100,8 @@ extension ServerConfiguration {
         Setting(key: "defaultCompatibility", kind: .choice(\.defaultCompatibility,
                                                            CompatibilityLevel.allCases.map(\.rawValue))),
         Setting(key: "compatibilityView", kind: .choice(\.compatibilityView, CompatibilityView.allCases.map(\.rawValue))),
+        Setting(key: "schemaReloadIntervalMs", kind: .offOrInteger(\.schemaReloadIntervalMs, 100...Int(Int32.max))),
+        Setting(key: "maxConnectionAgeMs", kind: .integer(\.maxConnectionAgeMs, nonNegative)),
     ]
 
     static func setting(forKey key: String) -> Setting? {
@@ -113,7 +117,7 @@ extension ServerConfiguration.Setting {
     /// The value as `server.json` would hold it, the secret redacted; "none" when unset.
     func renderedValue(in configuration: ServerConfiguration) -> String {
         switch kind {
-        case .integer(let property, _): String(configuration[keyPath: property])
+        case .integer(let property, _), .offOrInteger(let property, _): String(configuration[keyPath: property])
         case .boolean(let property): configuration[keyPath: property] ? "true" : "false"
         case .host(let property): ConfigurationFile.quoted(configuration[keyPath: property])
         case .secret(let property): configuration[keyPath: property] == nil ? "none" : "(redacted)"

@@ -9,10 +9,8 @@ extension ServerConfiguration.Setting {
                 origin: ConfigurationError.Origin) throws(ConfigurationError) {
         let shown = isSecret ? Self.redacted : ConfigurationFile.quoted(text)
         switch kind {
-        case .integer(let property, let range):
-            guard let number = Self.wholeNumber(text), range.contains(number) else {
-                throw badValue(shown, expectation, origin)
-            }
+        case .integer(let property, _), .offOrInteger(let property, _):
+            guard let number = Self.wholeNumber(text), accepts(number) else { throw badValue(shown, expectation, origin) }
             configuration[keyPath: property] = number
         case .boolean(let property):
             guard text == "true" || text == "false" else { throw badValue(shown, expectation, origin) }
@@ -47,10 +45,8 @@ extension ServerConfiguration.Setting {
                 origin: ConfigurationError.Origin, baseDirectory: String) throws(ConfigurationError) {
         let shown = isSecret ? Self.redacted : value.rendered
         switch (kind, value) {
-        case (.integer(let property, let range), .number(let text)):
-            guard let number = Self.wholeNumber(text), range.contains(number) else {
-                throw badValue(shown, expectation, origin)
-            }
+        case (.integer(let property, _), .number(let text)), (.offOrInteger(let property, _), .number(let text)):
+            guard let number = Self.wholeNumber(text), accepts(number) else { throw badValue(shown, expectation, origin) }
             configuration[keyPath: property] = number
         case (.boolean(let property), .boolean(let flag)):
             configuration[keyPath: property] = flag
@@ -69,6 +65,7 @@ extension ServerConfiguration.Setting {
     var expectation: String {
         switch kind {
         case .integer(_, let range): "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .offOrInteger(_, let range): "must be 0 (off) or a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .boolean: "must be true or false"
         case .host: "must be a non-empty host name or address without spaces or control characters"
         case .secret: "must be non-empty, without spaces or control characters"
@@ -77,6 +74,15 @@ extension ServerConfiguration.Setting {
         case .word, .optionalWord: "must be non-empty, without spaces or control characters"
         case .endpoints:
             "must be a comma-separated list of http://host:port or https://host:port URLs, without spaces"
+        }
+    }
+
+    /// Whether a whole number is within the setting's bounds (integer kinds only).
+    private func accepts(_ number: Int) -> Bool {
+        switch kind {
+        case .integer(_, let range): range.contains(number)
+        case .offOrInteger(_, let range): number == 0 || range.contains(number)
+        default: false
         }
     }
 

@@ -74,6 +74,11 @@ struct ServerConfiguration: Sendable, Equatable {
     var maxInFlightBodyBytes = 268_435_456
     /// The step budget of the rule expressions evaluated for one object (docs/rules.md, "Cost model").
     var maxRuleSteps = 10_000
+    /// How often the schema directory is checked for changes, which reload it as SIGHUP does; 0 turns polling off.
+    var schemaReloadIntervalMs = 2_000
+    /// After this age a connection's next response carries `Connection: close` (clients reconnect and spread over
+    /// replicas); 0 never closes a connection for its age.
+    var maxConnectionAgeMs = 0
     /// `batchWorkers` with 0 resolved to the usable cores (which reads the CPU quota file: call it once).
     var resolvedBatchWorkers: Int { batchWorkers == 0 ? CoreCount.usable() : batchWorkers }
     /// Where registry writes are kept: `local` (the `.registry.json` overlay) or `etcd` (docs/cluster.md).

@@ -16,6 +16,10 @@ final class ServerContext: Sendable {
     let registryWrites = Mutex<Void>(())
     /// Names of the models the schema files define (for the overlay's deletion markers).
     private let fileModels = Mutex<Set<String>>([])
+    /// What the last schema reload attempt saw (`SchemaReloader`).
+    let schemaReloadState = Mutex(SchemaReloader.State())
+    /// The last snapshot `/health` described and its `schemaSet` (hashing every document once per snapshot).
+    private let schemaSetCache = Mutex<(snapshot: RegistrySnapshot, schemaSet: String)?>(nil)
     private let draining = Atomic<Bool>(false)
     private let loaded = Atomic<Bool>(false)
     /// `configuration.resolvedBatchWorkers`, read once.
@@ -33,6 +37,31 @@ final class ServerContext: Sendable {
 
     var fileModelNames: Set<String> { fileModels.withLock { $0 } }
     func setFileModelNames(_ names: Set<String>) { fileModels.withLock { $0 = names } }
+    /// The file models of a freshly loaded `snapshot`, with the names the overlay hides.
+    func setFileModelNames(of snapshot: RegistrySnapshot, overlay: RegistryOverlay?) {
+        setFileModelNames(Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
+            .union(overlay?.deleted ?? []))
+    }
+
+    /// The registry writes of the current snapshot as an overlay: every registry-written model, and a deletion
+    /// marker for each file model that is gone (API.md, Persistence).
+    func writtenOverlay() -> RegistryOverlay {
+        let snapshot = registry.current
+        let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
+            guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
+            return SchemaFile(name: RegistryOverlayFile.name, bytes: entry.document, source: .registry,
+                              version: entry.version)
+        }
+        return RegistryOverlay(models: models, deleted: fileModelNames.filter { !snapshot.contains($0) }.sorted())
+    }
+
+    /// `/health`'s `schemaSet` of `snapshot` (docs/api.md), computed once per snapshot.
+    func schemaSet(of snapshot: RegistrySnapshot) -> String {
+        if let cached = schemaSetCache.withLock({ $0 }), cached.snapshot === snapshot { return cached.schemaSet }
+        let schemaSet = snapshot.schemaSet
+        schemaSetCache.withLock { $0 = (snapshot, schemaSet) }
+        return schemaSet
+    }
 
     var isDraining: Bool { draining.load(ordering: .acquiring) }
     func startDraining() { draining.store(true, ordering: .releasing) }

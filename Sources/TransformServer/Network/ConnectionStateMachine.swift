@@ -16,6 +16,8 @@ struct ConnectionStateMachine {
         var bodyTimeout: UInt64 = 10_000_000_000
         var keepAliveTimeout: UInt64 = 75_000_000_000
         var maxRequestsPerConnection = 10_000
+        /// `maxConnectionAgeMs` in nanoseconds; 0 never ends a connection for its age.
+        var maxConnectionAge: UInt64 = 0
         /// The body limit (`maxBodyBytes`): a refused request's body past it is not read to its end.
         var maxBodyBytes = 8 << 20
     }
@@ -67,6 +69,10 @@ struct ConnectionStateMachine {
     private var chunked: HTTPRequestParser.ChunkedDecoder
     private(set) var requestsStarted = 0
     private(set) var draining = false
+    /// When the connection was accepted (the machine's creation).
+    private let openedAt: UInt64
+    /// The request being read started at or after `openedAt + maxConnectionAge`: its response is the last.
+    private var agedOut = false
     let limits: Limits
     private var parser: HTTPRequestParser
 
@@ -75,11 +81,13 @@ struct ConnectionStateMachine {
         parser = HTTPRequestParser(limits: limits.parser)
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
         state = .idle(since: now)
+        openedAt = now
     }
 
     var isClosed: Bool { state == .closed }
-    /// The request being read is the connection's last: the per-connection limit is reached, or the server drains.
-    private var isLastRequest: Bool { requestsStarted >= limits.maxRequestsPerConnection || draining }
+    /// The request being read is the connection's last: the per-connection limit or age is reached, or the server
+    /// drains.
+    private var isLastRequest: Bool { requestsStarted >= limits.maxRequestsPerConnection || agedOut || draining }
     /// Bytes allocated for input not yet handed over (a chunked body's decoded bytes included).
     var inputCapacity: Int { buffer.capacity + body.capacity }
     /// True while a request is handled: the connection stops reading until it is answered.
@@ -248,8 +256,15 @@ struct ConnectionStateMachine {
                 if case .idle = state { state = .readingHead(since: now) }
                 return []
             case .success(let head?):
+                // A request starts with its first byte: when it was idle until now, that is now.
+                let started: UInt64 = if case .readingHead(let since) = state { since } else { now }
                 buffer.consume(head.headLength)
                 requestsStarted += 1
+                // docs/operations.md: a request that starts at or after the connection's maximum age is answered
+                // with `Connection: close`, so the client reconnects (and a load balancer can place it elsewhere).
+                if limits.maxConnectionAge > 0, started >= Clock.deadline(openedAt, after: limits.maxConnectionAge) {
+                    agedOut = true
+                }
                 if head.contentLength == nil, !head.chunked, ["POST", "PUT"].contains(head.method) {
                     // RFC 9112 §6.3: a request body needs Content-Length or chunked framing.
                     state = .closed

@@ -53,6 +53,7 @@ final class Server: @unchecked Sendable {
         limits.bodyTimeout = UInt64(c.bodyTimeoutMs) * 1_000_000
         limits.keepAliveTimeout = UInt64(c.keepAliveTimeoutMs) * 1_000_000
         limits.maxRequestsPerConnection = c.maxRequestsPerConnection
+        limits.maxConnectionAge = UInt64(c.maxConnectionAgeMs) * 1_000_000
         limits.maxBodyBytes = c.maxBodyBytes
         connectionLimits = limits
         writeTimeout = UInt64(c.writeTimeoutMs) * 1_000_000

@@ -30,6 +30,9 @@ final class MetricsRegistry: Sendable {
     private let sharedRegistry = Mutex<SharedRegistry?>(nil)
     private let connectionsActive = Atomic<Int>(0)
     private let connectionsTotal = Atomic<Int>(0)
+    /// `transform_schema_reloads_total`: attempts accepted and rejected (SIGHUP, or a changed schema directory).
+    private let schemaReloadsAccepted = Atomic<Int>(0)
+    private let schemaReloadsRejected = Atomic<Int>(0)
     /// Reads the `process_*` figures at scrape time; `nil` leaves those families out.
     private let processMetrics: @Sendable () -> ProcessMetrics?
 
@@ -81,6 +84,16 @@ final class MetricsRegistry: Sendable {
         conversions.withLock { state in
             state.warnings[code, default: .init(name: "transform_warnings_total", labels: [("code", code)])]
                 .value += count
+        }
+    }
+
+    /// Counts one schema reload attempt: `accepted` when the new set took effect, else rejected (the running
+    /// registry stayed).
+    func recordSchemaReload(accepted: Bool) {
+        if accepted {
+            schemaReloadsAccepted.wrappingAdd(1, ordering: .relaxed)
+        } else {
+            schemaReloadsRejected.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -141,6 +154,11 @@ final class MetricsRegistry: Sendable {
             let (synced, revision) = shared.status
             shared.metrics.withLock { $0 }.emit(synced: synced, revision: revision, into: &out)
         }
+        out += Header.schemaReloads
+        PrometheusExposition.appendSample(Prefix.schemaReloadsOK, schemaReloadsAccepted.load(ordering: .relaxed),
+                                          into: &out)
+        PrometheusExposition.appendSample(Prefix.schemaReloadsRejected, schemaReloadsRejected.load(ordering: .relaxed),
+                                          into: &out)
         processMetrics()?.emit(into: &out)
     }
 
@@ -206,6 +224,9 @@ extension MetricsRegistry {
             help: "Compiled models held by the current registry snapshot.", type: .gauge)
         static let modelsRegistered = PrometheusExposition.header(name: "transform_models_registered",
             help: "Models currently registered.", type: .gauge)
+        static let schemaReloads = PrometheusExposition.header(name: "transform_schema_reloads_total",
+            help: "Schema directory reloads attempted (SIGHUP or a changed directory), by outcome (ok, rejected).",
+            type: .counter)
     }
 
     /// The prefixes of the families without labels, rendered once.
@@ -216,5 +237,9 @@ extension MetricsRegistry {
         static let metaCacheMisses = PrometheusExposition.prefix(name: "transform_meta_cache_misses_total", labels: [])
         static let metaCacheEntries = PrometheusExposition.prefix(name: "transform_meta_cache_entries", labels: [])
         static let modelsRegistered = PrometheusExposition.prefix(name: "transform_models_registered", labels: [])
+        static let schemaReloadsOK = PrometheusExposition.prefix(name: "transform_schema_reloads_total",
+                                                                 labels: [("outcome", "ok")])
+        static let schemaReloadsRejected = PrometheusExposition.prefix(name: "transform_schema_reloads_total",
+                                                                       labels: [("outcome", "rejected")])
     }
 }

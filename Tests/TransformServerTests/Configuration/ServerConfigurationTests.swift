@@ -69,6 +69,10 @@ import Testing
         Row(key: "defaultCompatibility", environment: "TRANSFORM_DEFAULT_COMPATIBILITY", defaultValue: "\"none\"",
             sample: "full_transitive"),
         Row(key: "compatibilityView", environment: "TRANSFORM_COMPATIBILITY_VIEW", defaultValue: "\"both\"", sample: "output"),
+        Row(key: "schemaReloadIntervalMs", environment: "TRANSFORM_SCHEMA_RELOAD_INTERVAL_MS", defaultValue: "2000",
+            sample: "0"),
+        Row(key: "maxConnectionAgeMs", environment: "TRANSFORM_MAX_CONNECTION_AGE_MS", defaultValue: "0",
+            sample: "2147483647"),
     ]
 
     /// The settings whose `server.json` value is a JSON string.
@@ -282,6 +286,9 @@ import Testing
         BadValue(key: "maxVersionsPerModel", json: "10001", text: "10001"),
         BadValue(key: "defaultCompatibility", json: "\"sideways\"", text: "sideways"),
         BadValue(key: "compatibilityView", json: "\"all\"", text: "all"),
+        BadValue(key: "schemaReloadIntervalMs", json: "99", text: "1"),
+        BadValue(key: "schemaReloadIntervalMs", json: "-1", text: "2147483648"),
+        BadValue(key: "maxConnectionAgeMs", json: "-1", text: "2147483648"),
         BadValue(key: "accessLog", json: #""yes""#, text: "yes"),
         BadValue(key: "accessLog", json: "1", text: "TRUE"),
         BadValue(key: "accessLog", json: "null", text: ""),

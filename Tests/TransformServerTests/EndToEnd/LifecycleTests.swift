@@ -107,7 +107,8 @@ import Glibc
         let health = try server.client().request("GET", "/health")
         #expect(health.status == 200)
         #expect(health.text.hasPrefix(#"{"status":"ok","models":"#))
-        #expect(health.text.hasSuffix(#","schemaPersistence":"disk"}"#))
+        #expect(health.text.contains(#","schemaPersistence":"disk","schemaSet":""#))
+        #expect(health.text.wholeMatch(of: /.*,"schemaSet":"[0-9a-f]{32}","schemasLoadedAt":"[-0-9T:.]{23}Z"}/) != nil)
     }
 
     @Test func metricsExposeRequestCounters() throws {

@@ -172,6 +172,41 @@ import Testing
         #expect(machine.decided(.read(limit: 0), now: 0) == [.handle(head, body: [], isLast: true)])
     }
 
+    @Test func aRequestStartingAtTheMaximumAgeIsTheLastAndOneStartedBeforeIsNot() {
+        var machine = Self.make(now: 10 * Self.second) { $0.maxConnectionAge = 5 * Self.second }
+        let get = "GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
+        let young = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second - 1)))
+        #expect(machine.decided(.read(limit: 0), now: 15 * Self.second - 1) == [.handle(young, body: [], isLast: false)])
+        #expect(machine.responded(closed: false, now: 15 * Self.second - 1).isEmpty)
+        let old = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second)))
+        #expect(machine.decided(.read(limit: 0), now: 15 * Self.second) == [.handle(old, body: [], isLast: true)])
+    }
+
+    @Test func aRequestWhoseFirstByteCameBeforeTheMaximumAgeIsNotTheLast() {
+        var machine = Self.make { $0.maxConnectionAge = 5 * Self.second }
+        #expect(feed(&machine, "GET /health HTTP/1.1\r\n", now: 4 * Self.second).isEmpty)
+        let head = try! #require(decidedHead(feed(&machine, "Host: a\r\n\r\n", now: 6 * Self.second)))
+        #expect(machine.decided(.read(limit: 0), now: 6 * Self.second) == [.handle(head, body: [], isLast: false)])
+    }
+
+    @Test func aDiscardedRequestPastTheMaximumAgeClosesTheConnection() {
+        var machine = Self.make { $0.maxConnectionAge = Self.second }
+        _ = feed(&machine, "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}", now: 2 * Self.second)
+        let reject = ErrorResponse.make(404, "not_found", "No such route.")
+        guard case .respond(_, _, let close)? = machine.decided(.reject(reject), now: 2 * Self.second).first else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(close)
+    }
+
+    @Test func noMaximumAgeKeepsOldConnectionsOpen() {
+        var machine = Self.make()
+        let head = try! #require(decidedHead(feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n",
+                                                  now: 1_000_000 * Self.second)))
+        #expect(machine.decided(.read(limit: 0), now: 1_000_000 * Self.second) == [.handle(head, body: [], isLast: false)])
+    }
+
     @Test func drainingClosesIdleConnectionsAndRefusesNewRequests() {
         var idle = Self.make()
         #expect(idle.drain(now: 0) == [.close])

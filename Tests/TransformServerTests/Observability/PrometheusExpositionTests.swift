@@ -40,6 +40,9 @@ import Testing
         registry.recordConversion(model: "Repo", outcome: "ok")
         registry.recordWarnings(code: "coerced", count: 3)
         registry.recordWarnings(code: "coerced", count: 1)
+        registry.recordSchemaReload(accepted: false)
+        registry.recordSchemaReload(accepted: true)
+        registry.recordSchemaReload(accepted: false)
         registry.observe(registry: try Self.makeSchemaRegistry(models: ["Repo", "User"]))
         #expect(Self.text(registry) == """
             # HELP transform_http_requests_total HTTP requests answered, by route template, method and status.
@@ -115,6 +118,10 @@ import Testing
             # HELP transform_models_registered Models currently registered.
             # TYPE transform_models_registered gauge
             transform_models_registered 2
+            # HELP transform_schema_reloads_total Schema directory reloads attempted (SIGHUP or a changed directory), by outcome (ok, rejected).
+            # TYPE transform_schema_reloads_total counter
+            transform_schema_reloads_total{outcome="ok"} 1
+            transform_schema_reloads_total{outcome="rejected"} 2
             # HELP process_resident_memory_bytes Resident memory size in bytes.
             # TYPE process_resident_memory_bytes gauge
             process_resident_memory_bytes 1048576
@@ -137,11 +144,12 @@ import Testing
     @Test func anEmptyRegistryDeclaresEveryFamilyAndZeroesTheUnlabelledOnes() {
         let text = Self.text(Self.makeRegistry(process: nil))
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.hasPrefix("# TYPE ") }.count == 10)
+        #expect(lines.filter { $0.hasPrefix("# TYPE ") }.count == 11)
         #expect(lines.filter { !$0.hasPrefix("#") } == [
             "transform_connections_active 0", "transform_connections_total 0",
             "transform_meta_cache_hits_total 0", "transform_meta_cache_misses_total 0",
             "transform_meta_cache_entries 0", "transform_models_registered 0",
+            #"transform_schema_reloads_total{outcome="ok"} 0"#, #"transform_schema_reloads_total{outcome="rejected"} 0"#,
         ])
         #expect(!text.contains("process_"))
     }
