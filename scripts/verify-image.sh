@@ -8,8 +8,8 @@
 #      /usr, the official image's apt settings), and a stand-in for swift:X.Y-bookworm (the same minbase, the
 #      packages the official Swift image installs, and the local toolchain copied in) — refused when X.Y is not
 #      the local toolchain's version, so the tag cannot lie
-#   3. builds the image (no cache; host network, for the runtime stage's apt-get of libcurl) and checks its configuration: user, entrypoint, command, port,
-#      stop signal, health check, labels, drain grace, the binary's libraries
+#   3. builds the image (no cache; host network, for the runtime stage's apt-get of libcurl) and checks its
+#      configuration: user, entrypoint, command, port, stop signal, health check, labels, drain grace, the binary's libraries
 #   4. runs it: UID 10001; an arbitrary UID with --read-only, no capabilities and no-new-privileges; the health
 #      check turning healthy on a port that is not 8080; README's example byte-identical over HTTP; JSON log
 #      lines; `docker run -i … convert User` as a pipeline step with the CLI's exit statuses; `docker stop`
