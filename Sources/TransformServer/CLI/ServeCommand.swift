@@ -23,6 +23,7 @@ enum ServeCommand {
             configuration = value
         }
         raiseOpenFilesLimit()
+        makeMainQueueHandleNow()
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
         // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
@@ -68,6 +69,15 @@ enum ServeCommand {
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
         StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
+    }
+
+    /// libdispatch on Linux gives the main queue an eventfd the first time the queue is woken while the main thread
+    /// owns it, or else in `dispatchMain()` as the main thread leaves — and traps (SIGILL, no message) when that
+    /// `eventfd` fails. Left to `dispatchMain()`, it came after the listener had started: on a loaded machine the
+    /// main thread could wait long enough for clients to take every descriptor (`ulimit -n 64`, 90 clients), and
+    /// the process died. An empty block queued now wakes the queue and makes the eventfd while descriptors are free.
+    static func makeMainQueueHandleNow() {
+        DispatchQueue.main.async {}
     }
 
     /// API.md: the soft open-files limit is raised to the hard one at start-up.
