@@ -23,7 +23,6 @@ enum ServeCommand {
             configuration = value
         }
         raiseOpenFilesLimit()
-        makeMainQueueHandleNow()
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
         // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
@@ -33,6 +32,7 @@ enum ServeCommand {
         sigemptyset(&handled)
         for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
         pthread_sigmask(SIG_BLOCK, &handled, nil)
+        makeMainQueueHandleNow()  // after the mask: waking a queue may start libdispatch's threads
         let server: Server
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
@@ -47,9 +47,17 @@ enum ServeCommand {
             StandardIO.error("TransformServer: \(error.description)")
             exit(1)
         }
+        // The sources run on their own queue and the listening line waits until all three are registered:
+        // libdispatch registers a source later, on its manager thread, and `dispatchMain()` leaves the main thread
+        // waiting with every signal unblocked — a SIGTERM sent in between found SIG_IGN and was lost (a loaded
+        // machine: the server never drained). Once registered, libdispatch's own handler forwards it to the source.
+        let signalQueue = DispatchQueue(label: "transform.signals")
+        let registered = DispatchGroup()
         for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.setEventHandler {
                 if number == SIGHUP {
                     ServerBuilder.reload(server)
@@ -63,6 +71,9 @@ enum ServeCommand {
             }
             source.resume()
             signalSources.append(source)
+        }
+        if registered.wait(timeout: .now() + .seconds(30)) == .timedOut {
+            Log.event("signals_not_registered", ["waitedMs": "30000"])  // still served; a signal may then be lost
         }
         // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
         // once gets a drain, not the default action that killed the process.

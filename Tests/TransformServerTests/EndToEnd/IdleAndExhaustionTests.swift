@@ -77,6 +77,8 @@ import Glibc
             status = (try? server.freshHealthStatus()) ?? 0
             return status == 200 || !server.process.isRunning
         }
+        // The episode ends once the waiting connections are all taken, a moment after the answer above.
+        _ = eventually { lines().contains { $0.contains(#""event":"accept_resumed""#) } }
         let all = lines()
         #expect(server.process.isRunning, "round \(round): the server died (\(server.process.isRunning ? "" : "\(server.process.terminationReason) \(server.process.terminationStatus)")); \(all.suffix(5))")
         #expect(status == 200, "round \(round): accepting works again once descriptors are free; \(all.suffix(5))")
