@@ -23,6 +23,12 @@ enum ServeCommand {
             configuration = value
         }
         raiseOpenFilesLimit()
+        let openFiles = ProcessMetrics.softOpenFilesLimit()
+        guard openFiles >= minimumOpenFiles else {
+            // Below this, start-up itself runs out (the loops' epoll sets, libdispatch's descriptors) and would trap.
+            StandardIO.error("TransformServer: the open-files limit is \(openFiles); serving needs at least \(minimumOpenFiles) (ulimit -n)")
+            exit(1)
+        }
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
         // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
@@ -81,6 +87,9 @@ enum ServeCommand {
         StandardIO.write(Array("listening on http://\(host):\(port)\n".utf8))
         dispatchMain()
     }
+
+    /// Descriptors the server needs before its first connection, with room for a few connections.
+    static let minimumOpenFiles = 16
 
     /// libdispatch on Linux gives the main queue an eventfd the first time the queue is woken while the main thread
     /// owns it, or else in `dispatchMain()` as the main thread leaves — and traps (SIGILL, no message) when that

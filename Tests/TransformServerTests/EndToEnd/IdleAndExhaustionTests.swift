@@ -47,6 +47,23 @@ import Glibc
         return condition()
     }
 
+    /// Started with fewer descriptors than it needs before its first connection, the server says so and exits 1;
+    /// it used to trap (SIGILL) while making its event loops.
+    @Test func tooFewDescriptorsAtStartIsAClearError() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -n 12 && exec "$0" serve --config "$1" --host 127.0.0.1 --port 0"#,
+                             ChildProcess.executable.path, ChildProcess.packageRoot.appendingPathComponent("config").path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(process.terminationReason) \(process.terminationStatus): \(text)")
+        #expect(text.contains("the open-files limit is 12; serving needs at least 16"), "\(text)")
+    }
+
     /// Out of descriptors, accepting pauses and retries every 100 ms; the warning is one line when the episode
     /// begins and one, with the count of refused accepts, when it ends — not a line per retry.
     ///
