@@ -31,6 +31,12 @@ enum ServeCommand {
             exit(2)
         }
         raiseOpenFilesLimit()
+        let openFiles = ProcessMetrics.softOpenFilesLimit()
+        guard openFiles >= minimumOpenFiles else {
+            // Below this, start-up itself runs out (the loops' epoll sets, libdispatch's descriptors) and would trap.
+            failStartup("the open-files limit is \(openFiles); serving needs at least \(minimumOpenFiles) (ulimit -n)",
+                        status: 1)
+        }
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which
         // takes a signal only while no thread could take it: a thread with it unblocked receives it instead and,
@@ -40,6 +46,7 @@ enum ServeCommand {
         sigemptyset(&handled)
         for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
         pthread_sigmask(SIG_BLOCK, &handled, nil)
+        makeMainQueueHandleNow()  // after the mask: waking a queue may start libdispatch's threads
         let server: Server
         do throws(ServerBuilder.BuildError) {
             server = try ServerBuilder.build(configuration)
@@ -52,9 +59,17 @@ enum ServeCommand {
         } catch {
             failStartup(error.description, status: 1)
         }
+        // The sources run on their own queue and the listening line waits until all three are registered:
+        // libdispatch registers a source later, on its manager thread, and `dispatchMain()` leaves the main thread
+        // waiting with every signal unblocked — a SIGTERM sent in between found SIG_IGN and was lost (a loaded
+        // machine: the server never drained). Once registered, libdispatch's own handler forwards it to the source.
+        let signalQueue = DispatchQueue(label: "transform.signals")
+        let registered = DispatchGroup()
         for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.setEventHandler {
                 if number == SIGHUP {
                     ServerBuilder.reload(server)
@@ -69,6 +84,9 @@ enum ServeCommand {
             source.resume()
             signalSources.append(source)
         }
+        if registered.wait(timeout: .now() + .seconds(30)) == .timedOut {
+            Log.event("signals_not_registered", ["waitedMs": "30000"])  // still served; a signal may then be lost
+        }
         reloadTimer = SchemaReloader.startPolling(server.context)
         // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
         // once gets a drain, not the default action that killed the process.
@@ -82,6 +100,18 @@ enum ServeCommand {
     private static func failStartup(_ reason: String, status: Int32) -> Never {
         for line in reason.split(separator: "\n") { Log.event("startup_failed", [("reason", String(line))]) }
         exit(status)
+    }
+
+    /// Descriptors the server needs before its first connection, with room for a few connections.
+    static let minimumOpenFiles = 16
+
+    /// libdispatch on Linux gives the main queue an eventfd the first time the queue is woken while the main thread
+    /// owns it, or else in `dispatchMain()` as the main thread leaves — and traps (SIGILL, no message) when that
+    /// `eventfd` fails. Left to `dispatchMain()`, it came after the listener had started: on a loaded machine the
+    /// main thread could wait long enough for clients to take every descriptor (`ulimit -n 64`, 90 clients), and
+    /// the process died. An empty block queued now wakes the queue and makes the eventfd while descriptors are free.
+    static func makeMainQueueHandleNow() {
+        DispatchQueue.main.async {}
     }
 
     /// API.md: the soft open-files limit is raised to the hard one at start-up.

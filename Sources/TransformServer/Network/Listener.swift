@@ -78,10 +78,15 @@ final class Listener: @unchecked Sendable {
     private func acceptAll(_ accepted: (Int32) -> Void) {
         while !stopped {
             do throws(SocketError) {
-                guard let client = try Syscall.accept(fd) else { return }
-                if refusedInEpisode > 0 {
-                    Log.event("accept_resumed", ["pausedAccepts": String(refusedInEpisode)])
-                    refusedInEpisode = 0
+                guard let client = try Syscall.accept(fd) else {
+                    // The episode ends when every waiting connection has been taken, not at the first accept that
+                    // works: each descriptor a closing connection frees lets one more in, and the next accept fails
+                    // again — ending the episode there logged a paused/resumed pair per freed descriptor.
+                    if refusedInEpisode > 0 {
+                        Log.event("accept_resumed", ["pausedAccepts": String(refusedInEpisode)])
+                        refusedInEpisode = 0
+                    }
+                    return
                 }
                 accepted(client)
             } catch {
