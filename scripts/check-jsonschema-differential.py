@@ -45,6 +45,17 @@ def server_accepts(model, instance):
     return accepted, report
 
 
+# Refusals the export cannot express, listed in docs/jsonschema.md ("Approximations"): a number whose written form
+# differs numerically from the input (2**70 into a `double` is written 1.1805916207174113e+21) is `precision_lost`.
+# A refusal made only of these entries is not a disagreement.
+DOCUMENTED_WIDER = {"precision_lost"}
+
+
+def only_documented(report):
+    entries = report.get("errors", []) + report.get("warnings", []) if isinstance(report, dict) else []
+    return bool(entries) and all(entry.get("code") in DOCUMENTED_WIDER for entry in entries)
+
+
 def mutations(instance, rng):
     """A few near misses of a valid instance."""
     others = [None, True, 0, -1, 1.5, "", "x", [], {}, [1], {"a": 1}, 2**70]
@@ -80,7 +91,7 @@ def main():
         for instance in instances:
             accepted, report = server_accepts(model, instance)
             checked += 1
-            if not accepted:
+            if not accepted and not only_documented(report):
                 failures.append(f"{model}: generated from its JSON Schema but refused: {json.dumps(instance)} -> "
                                 f"{json.dumps(report.get('errors', report))[:300]}")
             if not isinstance(instance, dict):
@@ -89,7 +100,7 @@ def main():
                 expected = validator.is_valid(mutated)
                 accepted, report = server_accepts(model, mutated)
                 checked += 1
-                if accepted != expected:
+                if accepted != expected and not (expected and only_documented(report)):
                     failures.append(f"{model}: JSON Schema says {'valid' if expected else 'invalid'}, the server "
                                     f"{'accepts' if accepted else 'refuses'}: {json.dumps(mutated)} -> "
                                     f"{json.dumps(report.get('errors', report))[:300]}")
