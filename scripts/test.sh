@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: what the README's test command and CI run.
 #   0. provisioning: under CI=true, scripts/provision.sh installs the system packages it lists (apt-get);
-#      elsewhere it only says what is missing, and the stages that need a missing tool are skipped with the
-#      reason (under CI=true a missing tool fails the run). Python tools go into virtual environments under
+#      elsewhere it installs only what the build needs (libcurl's headers) and says what else is missing, and
+#      the stages that need a missing tool are skipped with the reason (under CI=true a missing tool fails the run). Python tools go into virtual environments under
 #      .build/venv (scripts/python-env.sh, pins in scripts/requirements/): nothing else on the machine changes.
 #   1. debug build of every target and test
 #   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
@@ -29,7 +29,11 @@ cd "$(dirname "$0")/.."
 source scripts/stage.sh  # (the working directory is the repository)
 
 provision() {
-  if [ "${CI:-}" = true ]; then bash scripts/provision.sh; else bash scripts/provision.sh --check; fi
+  if [ "${CI:-}" = true ]; then bash scripts/provision.sh; return; fi
+  # The build itself needs libcurl's headers (Sources/CCurl): installed here when missing (as root; it says so),
+  # else the run stops with what to install. Every other tool only gates its own stage.
+  bash scripts/provision.sh --install libcurl-dev
+  bash scripts/provision.sh --check
 }
 
 # The Swift tests call `python3` (openapi-spec-validator, jsonschema): the environment .build/venv/tests when it
