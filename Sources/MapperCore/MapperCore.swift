@@ -96,7 +96,7 @@ extension RegistrySnapshot {
         return SHA256.hexDigest(IdentityForm.of(form.out, as: model, builtAt: form.builtAt, in: self))
     }
 
-    /// `POST /convert|/normalize/{Model}`: one object.
+    /// Converts one object to `model`, in the output form `options` asks for.
     public func convert(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<Converted, MappingError>
     {
@@ -117,7 +117,7 @@ extension RegistrySnapshot {
         }
     }
 
-    /// `POST /validate/{Model}`: the report, valid or not (a 200 when valid, else the 422 failure).
+    /// Validates one object as `model`: the report when it is valid, else the `validationFailed` failure.
     public func validate(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<(report: ValidationReport, modelHash: String?), MappingError>
     {

@@ -3,9 +3,9 @@
 import Dispatch
 
 extension RegistrySnapshot {
-    /// `POST /convert|/normalize/{Model}/array` with a JSON array (YYModel's `modelArrayWithClass`): elements that
-    /// are not objects or that fail are left out, one `element_dropped` counted for each; in strict mode any failure
-    /// is a 422 report for the whole batch with paths prefixed by the element's index.
+    /// Converts a JSON array of objects (YYModel's `modelArrayWithClass`): elements that are not objects or that
+    /// fail are left out, one `element_dropped` counted for each; in strict mode any failure is one
+    /// `validationFailed` report for the whole batch with paths prefixed by the element's index.
     public func convertArray(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<Converted, MappingError>
     {
@@ -22,7 +22,7 @@ extension RegistrySnapshot {
         }
     }
 
-    /// `POST /convert|/normalize/{Model}/dictionary`: an object whose values are objects; keys kept.
+    /// Converts an object whose values are objects; keys kept.
     public func convertDictionary(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<Converted, MappingError>
     {
@@ -40,7 +40,7 @@ extension RegistrySnapshot {
         }
     }
 
-    /// `POST /validate/{Model}/array` with a JSON array: one report over every element.
+    /// Validates a JSON array of objects: one report over every element.
     public func validateArray(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
         -> Result<ValidationReport, MappingError>
     {

@@ -11,7 +11,7 @@ public struct ConversionOptions: Sendable, Equatable {
     public var mode: Mode = .lax
     /// `from=`: the form of the input.
     public var input: Form = .wire
-    /// The form of the output: `model` for `/convert`, `wire` for `/normalize` and `keys=mapped`.
+    /// The form of the output: `model` (the declared names), or `wire` (the mapped keys, as normalization writes).
     public var output: Form = .model
     /// `hash=true`: compute `X-Model-Hash`.
     public var hash = false

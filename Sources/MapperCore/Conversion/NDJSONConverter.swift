@@ -1,21 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (API.md, NDJSON).
+/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (docs/api.md,
+/// NDJSON).
 ///
 /// Each non-blank line (blank: only SP, HTAB, CR) gives one output line: the result, a validation report line, or
-/// an error record `{"error":{"status":…,"code":…,"message":…,"line":N,…}}`. Line numbers are 1-based and count
-/// blank lines. A line over the limit is skipped up to its LF (`413 line_too_long`) and the stream goes on. In
-/// strict mode the first failing line ends a conversion stream (`isFinished`); a validation stream reports every
-/// line in either mode (docs/api.md, `/validate/{Model}/array`).
+/// an error record, which the caller writes (`RecordWriter`: the server renders its records with its error bodies).
+/// Line numbers are 1-based and count blank lines. A line over the limit is skipped up to its LF (`tooLong`) and
+/// the stream goes on. In strict mode the first failing line ends a conversion stream (`isFinished`); a validation
+/// stream reports every line in either mode.
 public struct NDJSONConverter {
     /// What each line produces.
     public enum Kind: Sendable { case convert, validate }
+
+    /// Why a line gives an error record.
+    public enum LineFailure {
+        /// The line is longer than `limit` bytes; it was skipped up to its LF.
+        case tooLong(limit: Int)
+        /// The line did not convert.
+        case failed(MappingError)
+    }
+
+    /// Appends the error record of the failing line numbered `line` to `out`, without its LF.
+    public typealias RecordWriter = (_ failure: LineFailure, _ line: Int, _ out: inout [UInt8]) -> Void
 
     let snapshot: RegistrySnapshot
     let model: String
     let options: ConversionOptions
     let kind: Kind
     let maxLineBytes: Int
+    let writeRecord: RecordWriter
     private var pending: [UInt8] = []
     private var skipping = false
     private var lineNumber = 0
@@ -28,14 +41,16 @@ public struct NDJSONConverter {
     /// Strict conversion ends at its first failing line; validation never ends early.
     private var endsAtFirstFailure: Bool { options.mode == .strict && kind == .convert }
 
-    /// A converter for `model`; `maxLineBytes` is the per-line limit (default 1 MiB).
+    /// A converter for `model`; `maxLineBytes` is the per-line limit (default 1 MiB); `records` writes the error
+    /// records.
     public init(snapshot: RegistrySnapshot, model: String, options: ConversionOptions, kind: Kind = .convert,
-                maxLineBytes: Int = 1_048_576) {
+                maxLineBytes: Int = 1_048_576, records: @escaping RecordWriter) {
         self.snapshot = snapshot
         self.model = model
         self.options = options
         self.kind = kind
         self.maxLineBytes = maxLineBytes
+        writeRecord = records
     }
 
     /// Feeds the next chunk; returns the output of every line it completed.
@@ -75,8 +90,7 @@ public struct NDJSONConverter {
             skipping = false
         }
         if skipping {
-            record(status: 413, code: "line_too_long",
-                   message: "line \(lineNumber) is longer than the limit of \(maxLineBytes) bytes", into: &out) { _ in }
+            record(.tooLong(limit: maxLineBytes), into: &out)
             return
         }
         var line = pending[...]
@@ -103,7 +117,7 @@ public struct NDJSONConverter {
             warnings += 1
             if endsAtFirstFailure { isFinished = true }
         case .failure(let error):
-            writeRecord(error, into: &out)
+            record(.failed(error), into: &out)
         }
     }
 
@@ -114,32 +128,8 @@ public struct NDJSONConverter {
         return out
     }
 
-    private mutating func writeRecord(_ error: MappingError, into out: inout [UInt8]) {
-        switch error {
-        case .invalidJSON(let at), .nestingTooDeep(let at):
-            record(status: error.status, code: error.code, message: at.message, into: &out) {
-                $0.append(contentsOf: ",\"column\":\(at.column)".utf8)
-            }
-        case .validationFailed(let report):
-            record(status: 422, code: "validation_failed", message: report.summary, into: &out) { body in
-                report.writeEntries(into: &body)
-            }
-        case .notAnObject(let message), .notAnArray(let message):
-            record(status: error.status, code: error.code, message: message, into: &out) { _ in }
-        case .unknownModel:
-            record(status: error.status, code: error.code, message: error.description, into: &out) { _ in }
-        }
-    }
-
-    private mutating func record(status: Int, code: String, message: String, into out: inout [UInt8],
-                                 extra: (inout [UInt8]) -> Void) {
-        let number = lineNumber
-        out.append(contentsOf: "{\"error\":".utf8)
-        ErrorBody.writeErrorObject(status: status, code: code, message: message, requestId: nil, into: &out) { body in
-            body.append(contentsOf: ",\"line\":\(number)".utf8)
-            extra(&body)
-        }
-        out.append(.closeBrace)
+    private mutating func record(_ failure: LineFailure, into out: inout [UInt8]) {
+        writeRecord(failure, lineNumber, &out)
         out.append(.lineFeed)
         warnings += 1
         errorLines += 1
@@ -150,10 +140,11 @@ public struct NDJSONConverter {
 extension RegistrySnapshot {
     /// A whole NDJSON body at once (the CLI); the server feeds chunks to `NDJSONConverter` instead.
     public func convertNDJSON(_ body: UnsafeRawBufferPointer, model: String, options: ConversionOptions,
-                              kind: NDJSONConverter.Kind = .convert, maxLineBytes: Int = 1_048_576)
-        -> (converted: Converted, errorLines: Int)
+                              kind: NDJSONConverter.Kind = .convert, maxLineBytes: Int = 1_048_576,
+                              records: @escaping NDJSONConverter.RecordWriter) -> (converted: Converted, errorLines: Int)
     {
-        var converter = NDJSONConverter(snapshot: self, model: model, options: options, kind: kind, maxLineBytes: maxLineBytes)
+        var converter = NDJSONConverter(snapshot: self, model: model, options: options, kind: kind,
+                                        maxLineBytes: maxLineBytes, records: records)
         var out = converter.feed(body)
         out += converter.finish()
         return (Converted(body: out, warnings: converter.warnings, modelHash: nil, report: Diagnostics(strict: false)), converter.errorLines)

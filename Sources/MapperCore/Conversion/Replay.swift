@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// `POST /schemas/{Model}/replay` (docs/lifecycle.md, Replay): real documents converted with the current and a
-/// proposed version of a model, reported only where the outcome differs.
+/// A replay (docs/lifecycle.md, Replay): real documents converted with the current and a proposed version of a
+/// model, reported only where the outcome differs.
 ///
-/// Each document's outcome per version is what `/convert` would answer: the model form (200) or the error body
-/// (the 422 report, or a 400 for a document that is not an object). `newly_failing`: current 200, proposed not;
-/// `newly_passing`: the reverse; `changed`: both 200 with different bytes, or both failing with different
-/// bodies; otherwise the same.
+/// Each document's outcome per version is what a conversion would answer: the model form, or the failure's body
+/// as the caller renders it (`failureBody`). `newly_failing`: current converts, proposed not; `newly_passing`: the
+/// reverse; `changed`: both convert to different bytes, or both fail with different bodies; otherwise the same.
 public enum Replay {
-    /// Why a replay body cannot be used (`400`).
+    /// Why a replay body cannot be used.
     public struct BodyError: Error, Sendable {
         /// The error code (`invalid_json`, `not_an_object`).
         public var code: String
@@ -39,10 +38,11 @@ public enum Replay {
         return (schema.bytes, documents.map(\.bytes))
     }
 
-    /// The 200 body: counts, and the documents whose outcome differs (at most `maxEntries`, then
-    /// `"truncated": true`).
+    /// The report: counts, and the documents whose outcome differs (at most `maxEntries`, then
+    /// `"truncated": true`); a failing document's outcome is `failureBody` of its error.
     public static func run(_ documents: [[UInt8]], model: String, current: RegistrySnapshot, proposed: RegistrySnapshot,
-                           options: ConversionOptions, maxEntries: Int) -> [UInt8] {
+                           options: ConversionOptions, maxEntries: Int,
+                           failureBody: (MappingError) -> [UInt8]) -> [UInt8] {
         var modelOptions = options
         modelOptions.output = .model
         modelOptions.keepsEntries = true
@@ -51,8 +51,8 @@ public enum Replay {
         var listed = 0
         var truncated = false
         for (index, document) in documents.enumerated() {
-            let before = outcome(document, model, current, modelOptions)
-            let after = outcome(document, model, proposed, modelOptions)
+            let before = outcome(document, model, current, modelOptions, failureBody)
+            let after = outcome(document, model, proposed, modelOptions, failureBody)
             let kind: String
             switch (before.passed, after.passed) {
             case (true, false): counts.failing += 1; kind = "newly_failing"
@@ -84,16 +84,18 @@ public enum Replay {
     }
 
     private static func outcome(_ document: [UInt8], _ model: String, _ snapshot: RegistrySnapshot,
-                                _ options: ConversionOptions) -> (passed: Bool, body: [UInt8]) {
+                                _ options: ConversionOptions, _ failureBody: (MappingError) -> [UInt8])
+        -> (passed: Bool, body: [UInt8])
+    {
         switch document.withUnsafeBytes({ snapshot.convert($0, model: model, options: options) }) {
         case .success(let converted): (true, converted.body)
-        case .failure(let error): (false, error.body(requestId: nil))
+        case .failure(let error): (false, failureBody(error))
         }
     }
 }
 
 extension CompatibilityConfig {
-    /// Reads a `PUT /schemas/{Model}/config` body `{"compatibility": …, "view": …}` (either may be omitted); the
+    /// Reads a model's configuration `{"compatibility": …, "view": …}` (either may be omitted); the
     /// error is one sentence.
     public static func parse(_ body: [UInt8]) -> Result<CompatibilityConfig, Replay.BodyError> {
         let root: JSONValue

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a conversion produced no output: every case maps to one status and code of API.md.
+/// Why a conversion produced no output. Each case has a stable `code`; the server decides the HTTP status and
+/// renders the body (its `MappingError+HTTP.swift`), so nothing here knows HTTP.
 public enum MappingError: Error, Sendable {
     /// The body is not valid JSON; `location` says where.
     case invalidJSON(JSONErrorLocation)
@@ -10,19 +11,10 @@ public enum MappingError: Error, Sendable {
     case notAnObject(String)
     /// The body is not an array.
     case notAnArray(String)
-    /// The model is invalid: the 422 report.
+    /// The model is invalid: the report says why.
     case validationFailed(ValidationReport)
     /// No model of this name is registered.
     case unknownModel(String)
-
-    /// The HTTP status API.md assigns.
-    public var status: Int {
-        switch self {
-        case .invalidJSON, .nestingTooDeep, .notAnObject, .notAnArray: 400
-        case .validationFailed: 422
-        case .unknownModel: 404
-        }
-    }
 
     /// The stable error code.
     public var code: String {

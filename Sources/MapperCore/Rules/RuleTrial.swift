@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// `POST /rules/evaluate` (docs/rules.md, "Trying an expression"): one expression evaluated against JSON variables,
+/// Trying an expression (docs/rules.md, "Trying an expression"): one expression evaluated against JSON variables,
 /// each of them `dyn`.
 public enum RuleTrial {
-    /// What the request answers.
+    /// What a trial gives.
     public enum Outcome: Sendable {
-        /// 200: `{"value": JSON, "type": "<CEL type>"}`.
+        /// The value: `{"value": JSON, "type": "<CEL type>"}`.
         case value(body: [UInt8])
-        /// 400: the body is not JSON, not an object, or nested too deep (the conversions' own errors).
+        /// The body is not JSON, not an object, or nested too deep (the conversions' own errors).
         case badBody(MappingError)
-        /// 400 `invalid_rule`: the expression (or the request's members) cannot be compiled; `offset` is 0-based in
-        /// bytes of the expression.
+        /// The expression (or the request's members) cannot be compiled; `offset` is 0-based in bytes of the
+        /// expression.
         case invalidRule(message: String, offset: Int)
-        /// 422 `rule_failed`: a run-time error, the budget included.
+        /// A run-time error, the budget included.
         case failed(message: String)
     }
 

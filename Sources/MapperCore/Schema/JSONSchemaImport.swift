@@ -341,7 +341,7 @@ private struct Translator {
 }
 
 extension JSONSchemaImport {
-    /// Reads a `POST /schemas/import` body `{"name": "M", "jsonschema": {…}}` (`name` optional) and translates it;
+    /// Reads an import request `{"name": "M", "jsonschema": {…}}` (`name` optional) and translates it;
     /// the failure carries an error code and one sentence.
     public static func request(_ body: [UInt8]) -> Result<JSONSchemaImport, Replay.BodyError> {
         let root: JSONValue

@@ -109,7 +109,7 @@ public enum CompatibilityLevel: String, Sendable, CaseIterable {
 public enum CompatibilityView: String, Sendable, CaseIterable {
     /// What the model accepts in strict mode.
     case input
-    /// What `/normalize` emits, read by a tolerant reader.
+    /// What normalization writes (the wire form), read by a tolerant reader.
     case output
     /// Both sides.
     case both

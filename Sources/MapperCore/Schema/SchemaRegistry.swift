@@ -152,7 +152,7 @@ public final class SchemaRegistry: Sendable {
         }
     }
 
-    /// `POST /schemas`: `{"models": […], "delete": ["A", …]}` applied atomically, references resolved inside the
+    /// A bundle `{"models": […], "delete": ["A", …]}` applied atomically, references resolved inside the
     /// bundle. Returns the new snapshot and the names written.
     public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false)
         throws(SchemaSetError) -> (snapshot: RegistrySnapshot, written: [String])
@@ -265,7 +265,7 @@ public struct SchemaFile: Sendable {
     public var bytes: [UInt8]
     /// Where the models come from.
     public var source: ModelEntry.Source
-    /// Fills in a model's absent `name` (the path of `PUT /schemas/{Model}`).
+    /// Fills in a model's absent `name` (a model written under a name it does not state).
     public var impliedName: String?
     /// A version kept from earlier (the overlay's), instead of counting from the previous snapshot.
     public var version: Int?

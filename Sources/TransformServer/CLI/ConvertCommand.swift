@@ -134,7 +134,7 @@ enum ConvertCommand {
             }
             return 0
         case .failure(let error):
-            StandardIO.write(error.body(requestId: nil) + [UInt8(ascii: "\n")], to: 2)
+            StandardIO.write(ErrorResponse.body(error, requestId: nil) + [UInt8(ascii: "\n")], to: 2)
             return 1
         }
     }
@@ -143,7 +143,8 @@ enum ConvertCommand {
     /// written at once.
     private static func streamNDJSON(_ snapshot: RegistrySnapshot, _ model: String, _ options: ConversionOptions,
                                      maxLineBytes: Int) -> Int32 {
-        var converter = NDJSONConverter(snapshot: snapshot, model: model, options: options, maxLineBytes: maxLineBytes)
+        var converter = NDJSONConverter(snapshot: snapshot, model: model, options: options, maxLineBytes: maxLineBytes,
+                                        records: ErrorResponse.writeRecord)
         StandardIO.readChunks { chunk in
             StandardIO.write(converter.feed(chunk))
             return !converter.isFinished

@@ -9,51 +9,41 @@ enum ConversionEndpoint {
 
     /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
     /// on the `/array` endpoints; anything else is 415.
-    static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
-        guard let value = head.firstValue(of: "content-type") else { return nil }
+    static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> RequestError? {
+        guard let value = head.firstValue(of: HTTPHeader.Request.contentType) else { return nil }
         guard let type = MediaType.parse(value) else {
-            return ErrorResponse.unsupportedMediaType("Content-Type \"\(value)\" is not a media type.")
+            return .unsupportedMediaType("Content-Type \"\(value)\" is not a media type.")
         }
         if let charset = type.charset, charset != "utf-8" {
-            return ErrorResponse.unsupportedMediaType("Only the utf-8 charset is accepted, not \"\(charset)\".")
+            return .unsupportedMediaType("Only the utf-8 charset is accepted, not \"\(charset)\".")
         }
         if type.isJSON { return nil }
         if type.isNDJSON, case .conversion(_, .array) = route.kind { return nil }
-        return ErrorResponse.unsupportedMediaType("Content-Type \"\(value)\" is not accepted here; send application/json"
+        return .unsupportedMediaType("Content-Type \"\(value)\" is not accepted here; send application/json"
             + (route.kind == .conversion(.convert, .array) || route.kind == .conversion(.normalize, .array)
                || route.kind == .conversion(.validate, .array) ? " or application/x-ndjson." : "."))
     }
 
     /// `Content-Encoding` may be gzip, x-gzip or identity.
-    static func checkContentCoding(_ head: HTTPRequestHead) -> HTTPResponse? {
-        guard let coding = head.firstValue(of: "content-encoding") else { return nil }
+    static func checkContentCoding(_ head: HTTPRequestHead) -> RequestError? {
+        guard let coding = head.firstValue(of: HTTPHeader.Request.contentEncoding) else { return nil }
         switch coding.trimmingCharacters(in: " \t").lowercased() {
         case "gzip", "x-gzip", "identity": return nil
         default:
-            return ErrorResponse.unsupportedMediaType("Content-Encoding \"\(coding)\" is not supported; use gzip.",
-                                                      acceptEncoding: true)
+            return .unsupportedMediaType("Content-Encoding \"\(coding)\" is not supported; use gzip.",
+                                         acceptEncoding: true)
         }
     }
 
     static func isGzip(_ head: HTTPRequestHead) -> Bool {
-        guard let coding = head.firstValue(of: "content-encoding") else { return false }
+        guard let coding = head.firstValue(of: HTTPHeader.Request.contentEncoding) else { return false }
         let lowered = coding.trimmingCharacters(in: " \t").lowercased()
         return lowered == "gzip" || lowered == "x-gzip"
     }
 
-    /// The body after content decoding, or the error response (413 over the limit, 400 corrupt).
-    static func decodedBody(_ request: RequestHandler.Request, limit: Int) -> Result<ArraySlice<UInt8>, HTTPResponse> {
-        guard isGzip(request.head) else { return .success(request.body) }
-        let inflated = request.body.withUnsafeBytes { Gzip.inflate($0, limit: limit) }
-        switch inflated {
-        case .success(let bytes): return .success(bytes[...])
-        case .failure(.tooLarge(let limit)):
-            // API.md counts 413 among the errors after which the connection closes.
-            return .failure(ErrorResponse.make(413, "body_too_large",
-                                               "The inflated request body is larger than the limit of \(limit) bytes.",
-                                               close: true))
-        case .failure(.corrupt(let why)): return .failure(ErrorResponse.invalidEncoding("The gzip body is corrupt: \(why)."))
-        }
+    /// The body after content decoding, or why it has none (413 over the limit, 400 corrupt).
+    static func decodedBody(_ request: RequestHandler.Request, limit: Int) -> Result<ArraySlice<UInt8>, GzipError> {
+        BodyLimit(bytes: limit).decode(request.body, gzip: isGzip(request.head))
     }
 
     // MARK: - Conversion
@@ -64,7 +54,7 @@ enum ConversionEndpoint {
         let snapshot = request.pinned ?? context.registry.current
         var response = convert(request, snapshot: snapshot, context: context)
         if let version = snapshot.versionText(of: request.route.model!) {
-            response.headers.append(("X-Model-Version", version))
+            response.headers.append((HTTPHeader.xModelVersion, version))
         }
         return response
     }
@@ -74,7 +64,7 @@ enum ConversionEndpoint {
         // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
         let body: ArraySlice<UInt8>
         switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = bytes
         }
         let model = request.route.model!
@@ -94,15 +84,15 @@ enum ConversionEndpoint {
                 switch (operation, batch) {
                 case (.validate, .single):
                     return snapshot.validate(bytes, model: model, options: options).map { valid in
-                        var response = HTTPResponse.json(200, valid.report.render(requestId: nil, includeError: false))
-                        response.headers.append(("X-Transform-Warnings", String(valid.report.entries.count)))
-                        if let hash = valid.modelHash { response.headers.append(("X-Model-Hash", hash)) }
+                        var response = HTTPResponse.json(.ok, valid.report.render())
+                        response.headers.append((HTTPHeader.xTransformWarnings, String(valid.report.entries.count)))
+                        if let hash = valid.modelHash { response.headers.append((HTTPHeader.xModelHash, hash)) }
                         return (response, valid.report.entries.map(\.code))
                     }
                 case (.validate, _):
                     return snapshot.validateArray(bytes, model: model, options: options).map { report in
-                        var response = HTTPResponse.json(200, report.render(requestId: nil, includeError: false))
-                        response.headers.append(("X-Transform-Warnings", String(report.entries.count)))
+                        var response = HTTPResponse.json(.ok, report.render())
+                        response.headers.append((HTTPHeader.xTransformWarnings, String(report.entries.count)))
                         return (response, report.entries.map(\.code))
                     }
                 case (_, .single):
@@ -122,9 +112,9 @@ enum ConversionEndpoint {
             recordWarnings(codes, context: context)
             return response
         case .failure(let error):
-            context.metrics.recordConversion(model: model, outcome: error.status == 422 ? "invalid" : "error")
+            context.metrics.recordConversion(model: model, outcome: error.status == .unprocessableContent ? "invalid" : "error")
             if case .validationFailed(let report) = error { recordWarnings(report.entries.map(\.code), context: context) }
-            return ErrorResponse.mapping(error, requestId: request.requestId)
+            return error.response
         }
     }
 
@@ -136,9 +126,9 @@ enum ConversionEndpoint {
     }
 
     private static func success(_ converted: Converted) -> HTTPResponse {
-        var response = HTTPResponse.json(200, converted.body)
-        response.headers.append(("X-Transform-Warnings", String(converted.warnings)))
-        if let hash = converted.modelHash { response.headers.append(("X-Model-Hash", hash)) }
+        var response = HTTPResponse.json(.ok, converted.body)
+        response.headers.append((HTTPHeader.xTransformWarnings, String(converted.warnings)))
+        if let hash = converted.modelHash { response.headers.append((HTTPHeader.xModelHash, hash)) }
         return response
     }
 }

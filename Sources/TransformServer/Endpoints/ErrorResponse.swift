@@ -2,129 +2,105 @@
 
 import MapperCore
 
-/// The single place where failures become HTTP responses (API.md, Errors). Bodies are
-/// `{"error": {"status", "code", "message", "requestId", …}}`, rendered by `finalize` once the request id is known.
+/// The one file that turns errors into responses and writes error bodies (docs/errors.md). A body is
+/// `{"error": {"status", "code", "message", "requestId", …}, …}`; it is rendered by `finalize` once the request id is
+/// known, so a response made before (a check of the head, the connection's own errors) carries it pending.
 enum ErrorResponse {
-    static func make(_ status: Int, _ code: String, _ message: String, extra: [UInt8] = [],
-                     headers: [(String, String)] = [], close: Bool = false) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.map { (name: $0.0, value: $0.1) }, body: [],
-                     closesConnection: close, error: .init(code: code, message: message, extra: extra))
+    /// The answer to `error`: its status, fields and connection handling, its body pending until `finalize`.
+    static func make(_ error: some HTTPResponseError) -> HTTPResponse {
+        var response = HTTPResponse(status: error.status, headers: error.headers, body: [],
+                                    closesConnection: error.closesConnection)
+        // A 304 (a precondition that ends a read early, RFC 9110 §13.1.2) has no body; it revalidates a cacheable
+        // registry read, so it is `no-cache` as that read is.
+        guard error.status != .notModified else {
+            response.cacheControl = .noCache
+            return response
+        }
+        var info = HTTPResponse.ErrorInfo(code: error.code, message: error.message)
+        error.writeExtraFields(into: &info.extra)
+        error.writeBodyMembers(into: &info.members)
+        response.error = info
+        return response
     }
 
     /// Renders a pending error body with the request id.
     static func finalize(_ response: inout HTTPResponse, requestId: String) {
         guard let error = response.error else { return }
-        response.body = ErrorBody.render(status: response.status, code: error.code, message: error.message,
-                                         requestId: requestId) { $0.append(contentsOf: error.extra) }
-        response.headers.insert(("Content-Type", "application/json; charset=utf-8"), at: 0)
+        var body: [UInt8] = Array("{\"error\":".utf8)
+        writeErrorObject(status: response.status, code: error.code, message: error.message, requestId: requestId,
+                         into: &body) { $0.append(contentsOf: error.extra) }
+        body.append(contentsOf: error.members)
+        body.append(UInt8(ascii: "}"))
+        response.body = body
+        response.headers.insert((HTTPHeader.contentType, HTTPHeader.jsonUTF8), at: 0)
         response.error = nil
     }
 
-    // MARK: - Framing (the connection closes after these)
-
-    static func parse(_ error: HTTPParseError) -> HTTPResponse {
-        make(error.status, error.code, error.description, close: true)
+    /// The whole body of `error` (the CLI's error output, a replay's failing outcome).
+    static func body(_ error: some HTTPResponseError, requestId: String?) -> [UInt8] {
+        var out: [UInt8] = Array("{\"error\":".utf8)
+        writeErrorObject(status: error.status, code: error.code, message: error.message, requestId: requestId,
+                         into: &out) { error.writeExtraFields(into: &$0) }
+        error.writeBodyMembers(into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
-    static func bodyTooLarge(limit: Int) -> HTTPResponse {
-        make(413, "body_too_large", "The request body is larger than the limit of \(limit) bytes.", close: true)
-    }
-
-    static func requestTimeout() -> HTTPResponse {
-        make(408, "request_timeout", "The request was not received in time.", close: true)
-    }
-
-    static func lengthRequired() -> HTTPResponse {
-        make(411, "length_required", "A request body needs Content-Length or chunked Transfer-Encoding.", close: true)
-    }
-
-    static func unavailable(_ why: String) -> HTTPResponse {
-        make(503, "unavailable", "The service is unavailable: \(why).", close: true)
-    }
-
-    /// A registry change that could not be saved, so it was not made (docs/api.md, Persistence); the connection
-    /// stays open, and the same request may be sent again.
-    static func notPersisted(_ failure: SocketError?) -> HTTPResponse {
-        let why = failure.map { " (\($0.description.dropLast()))" } ?? ""
-        return make(503, "unavailable", "The registry change could not be saved\(why), so nothing changed.", close: false)
-    }
-
-    // MARK: - Request errors (the connection stays open)
-
-    static func notFound() -> HTTPResponse { make(404, "not_found", "No route matches this path.") }
-
-    static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
-        var extra: [UInt8] = Array(",\"allowed\":[".utf8)
-        extra += allowed.map { "\"\($0)\"" }.joined(separator: ",").utf8
-        extra.append(UInt8(ascii: "]"))
-        return make(405, "method_not_allowed", "This route does not take that method.", extra: extra,
-                    headers: [("Allow", allowed.joined(separator: ", "))])
-    }
-
-    static func unauthorized() -> HTTPResponse {
-        make(401, "unauthorized", "A valid admin bearer token is required.", headers: [("WWW-Authenticate", "Bearer")])
-    }
-
-    static func forbidden() -> HTTPResponse {
-        make(403, "forbidden", "The registry is read-only: no admin token is configured.")
-    }
-
-    static func unknownModel(_ name: String) -> HTTPResponse {
-        make(404, "unknown_model", "No model named \"\(name)\" is registered.")
-    }
-
-    static func unknownVersion(_ name: String, _ version: String) -> HTTPResponse {
-        make(404, "unknown_version", "Version \(version) of \"\(name)\" is not kept.")
-    }
-
-    static func unknownVersion(_ name: String, _ version: Int) -> HTTPResponse { unknownVersion(name, String(version)) }
-
-    static func invalidParameter(_ message: String) -> HTTPResponse { make(400, "invalid_parameter", message) }
-
-    static func preconditionFailed(_ message: String) -> HTTPResponse { make(412, "precondition_failed", message) }
-
-    static func unsupportedMediaType(_ message: String, acceptEncoding: Bool = false) -> HTTPResponse {
-        make(415, "unsupported_media_type", message, headers: acceptEncoding ? [("Accept-Encoding", "gzip")] : [])
-    }
-
-    static func invalidEncoding(_ message: String) -> HTTPResponse { make(400, "invalid_encoding", message) }
-
-    static func conflict(_ message: String) -> HTTPResponse { make(409, "conflict", message) }
-
-    static func invalidSchema(_ problems: [SchemaProblem]) -> HTTPResponse {
-        var extra: [UInt8] = Array(",\"problems\":[".utf8)
-        for (i, problem) in problems.enumerated() {
-            if i > 0 { extra.append(UInt8(ascii: ",")) }
-            extra += Array("{\"path\":".utf8) + jsonString(problem.path) + Array(",\"message\":".utf8)
-                + jsonString(problem.message) + [UInt8(ascii: "}")]
+    /// The error record of a failing NDJSON line (docs/api.md, NDJSON): the error object with the line number, a
+    /// JSON error's `column`, a 422's entries; never a request id (the stream has one, in its header).
+    static func writeRecord(_ failure: NDJSONConverter.LineFailure, line: Int, into out: inout [UInt8]) {
+        out.append(contentsOf: "{\"error\":".utf8)
+        switch failure {
+        case .tooLong(let limit):
+            writeErrorObject(status: .contentTooLarge, code: "line_too_long",
+                             message: "line \(line) is longer than the limit of \(limit) bytes", requestId: nil,
+                             into: &out) { $0.append(contentsOf: ",\"line\":\(line)".utf8) }
+        case .failed(let error):
+            writeErrorObject(status: error.status, code: error.code, message: error.message, requestId: nil,
+                             into: &out) { fields in
+                fields.append(contentsOf: ",\"line\":\(line)".utf8)
+                switch error {
+                case .invalidJSON(let at), .nestingTooDeep(let at):
+                    fields.append(contentsOf: ",\"column\":\(at.column)".utf8)
+                case .validationFailed(let report): report.writeEntries(into: &fields)
+                case .notAnObject, .notAnArray, .unknownModel: break
+                }
+            }
         }
-        extra.append(UInt8(ascii: "]"))
-        return make(400, "invalid_schema", "The schema was rejected: \(problems.count) problem\(problems.count == 1 ? "" : "s").",
-                    extra: extra)
+        out.append(UInt8(ascii: "}"))
     }
 
-    /// `409 incompatible_schema` (docs/lifecycle.md): the level, the versions compared and every difference; in a
-    /// bundle's answer each difference names its model and `against` is an object by model.
-    static func incompatibleSchema(_ report: CompatibilityReport, bundle: Bool) -> HTTPResponse {
-        let failing = report.differences.first?.model ?? ""
-        let level = report.levels[failing] ?? .none
-        var extra: [UInt8] = Array(",\"compatibility\":\"\(level.rawValue)\",\"against\":".utf8)
-        extra += CompatibilityJSON.against(report, bundle: bundle)
-        extra += Array(",\"differences\":".utf8) + CompatibilityJSON.differences(report.differences, withModel: bundle)
-        let count = report.differences.count
-        return make(409, "incompatible_schema",
-                    "The change breaks \(level.rawValue) compatibility: \(count) difference\(count == 1 ? "" : "s").",
-                    extra: extra)
+    /// The record that ends an NDJSON stream whose gzip input is corrupt.
+    static func streamRecord(_ error: GzipError) -> [UInt8] {
+        body(RequestError.invalidBody(code: "invalid_encoding", message: "The gzip body is corrupt: \(error)."),
+             requestId: nil) + [UInt8(ascii: "\n")]
     }
 
-    /// A conversion failure: error bodies as above, a 422 report as the body itself.
-    static func mapping(_ error: MappingError, requestId: String) -> HTTPResponse {
-        if case .validationFailed = error {
-            return .json(422, error.body(requestId: requestId))
+    /// `{"status":…,"code":…,"message":…[,"requestId":…]…}`; `fields` appends the fields after the request id.
+    private static func writeErrorObject(status: HTTPStatus, code: String, message: String, requestId: String?,
+                                         into out: inout [UInt8], fields: (inout [UInt8]) -> Void) {
+        out.append(contentsOf: "{\"status\":\(status.code),\"code\":\"\(code)\",\"message\":".utf8)
+        out.appendJSONString(message)
+        if let requestId {
+            out.append(contentsOf: ",\"requestId\":".utf8)
+            out.appendJSONString(requestId)
         }
-        return HTTPResponse.json(error.status, error.body(requestId: requestId))
+        fields(&out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// A JSON string, escaped by the same writer as every conversion output.
-    static func jsonString(_ s: String) -> [UInt8] { ErrorBody.quoted(s) }
+    static func jsonString(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.appendJSONString(s)
+        return out
+    }
+
+    /// `jsonString(text)`, appended to `out`.
+    static func appendQuoted(_ text: String, to out: inout [UInt8]) { out.appendJSONString(text) }
+}
+
+extension HTTPResponseError {
+    /// The answer to this error (`ErrorResponse.make`).
+    var response: HTTPResponse { ErrorResponse.make(self) }
 }

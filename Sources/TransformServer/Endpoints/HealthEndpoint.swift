@@ -12,13 +12,13 @@ enum HealthEndpoint {
         if let shared = context.shared {
             let models = context.registry.current.modelNames.count
             let (synced, revision) = shared.status
-            return .json(200, Array((#"{"status":"ok","models":\#(models),"schemaPersistence":"etcd","#
+            return .json(.ok, Array((#"{"status":"ok","models":\#(models),"schemaPersistence":"etcd","#
                 + #""registryStore":{"kind":"etcd","synced":\#(synced),"revision":\#(revision)}}"#).utf8))
         }
         let persistence = context.overlayDirectory == nil ? "memory" : "disk"
         let snapshot = context.registry.current
         let loadedAt = timestamp(milliseconds: snapshot.createdAtMilliseconds)
-        return .json(200, Array((#"{"status":"ok","models":\#(snapshot.entries.count),"#
+        return .json(.ok, Array((#"{"status":"ok","models":\#(snapshot.entries.count),"#
             + #""schemaPersistence":"\#(persistence)","schemaSet":"\#(context.schemaSet(of: snapshot))","#
             + #""schemasLoadedAt":"\#(loadedAt)"}"#).utf8))
     }
@@ -38,11 +38,11 @@ enum HealthEndpoint {
     }
 
     static func ready(_ context: ServerContext) -> HTTPResponse {
-        if context.isDraining { return ErrorResponse.make(503, "unavailable", "The server is draining.") }
-        if !context.isLoaded { return ErrorResponse.make(503, "unavailable", "The schemas are not loaded yet.") }
+        if context.isDraining { return RequestError.notReady("The server is draining.").response }
+        if !context.isLoaded { return RequestError.notReady("The schemas are not loaded yet.").response }
         if let shared = context.shared, !shared.hasSynced {
-            return ErrorResponse.make(503, "unavailable", "The registry has not been read from etcd yet.")
+            return RequestError.notReady("The registry has not been read from etcd yet.").response
         }
-        return .json(200, Array(#"{"status":"ready"}"#.utf8))
+        return .json(.ok, Array(#"{"status":"ready"}"#.utf8))
     }
 }

@@ -28,11 +28,11 @@ struct NDJSONStream {
 
     /// The response head: 200 with the NDJSON type, chunked with a trailer (HTTP/1.1) or close-delimited.
     func head() -> HTTPResponse {
-        var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson"),
-                                                           ("Vary", "Accept-Encoding")])
-        if deflater != nil { response.headers.append(("Content-Encoding", "gzip")) }
-        if let modelVersion { response.headers.append(("X-Model-Version", modelVersion)) }
-        if !http10 { response.headers.append(("Trailer", "X-Transform-Warnings")) }
+        var response = HTTPResponse(status: .ok, headers: [(HTTPHeader.contentType, "application/x-ndjson"),
+                                                           (HTTPHeader.vary, "Accept-Encoding")])
+        if deflater != nil { response.headers.append((HTTPHeader.contentEncoding, "gzip")) }
+        if let modelVersion { response.headers.append((HTTPHeader.xModelVersion, modelVersion)) }
+        if !http10 { response.headers.append((HTTPHeader.trailer, HTTPHeader.xTransformWarnings)) }
         return response
     }
 
@@ -82,7 +82,7 @@ struct NDJSONStream {
             self.deflater = deflater
             if http10 { out += tail } else { HTTPResponseWriter.chunk(tail, into: &out) }
         }
-        if !http10 { HTTPResponseWriter.lastChunk(trailers: [("X-Transform-Warnings", String(converter.warnings))], into: &out) }
+        if !http10 { HTTPResponseWriter.lastChunk(trailers: [(HTTPHeader.xTransformWarnings, String(converter.warnings))], into: &out) }
         return out
     }
 
@@ -96,10 +96,7 @@ struct NDJSONStream {
         return out
     }
 
-    private func encodingRecord(_ error: GzipError) -> [UInt8] {
-        ErrorBody.render(status: 400, code: "invalid_encoding", message: "The gzip body is corrupt: \(error).",
-                         requestId: nil) + [UInt8(ascii: "\n")]
-    }
+    private func encodingRecord(_ error: GzipError) -> [UInt8] { ErrorResponse.streamRecord(error) }
 
     var warnings: Int { converter.warnings }
 }

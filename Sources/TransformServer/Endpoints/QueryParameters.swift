@@ -31,26 +31,26 @@ enum QueryParameters {
         return allowed
     }
 
-    static func parse(_ raw: Substring?, for route: Route) -> Result<[String: String], HTTPResponse> {
+    static func parse(_ raw: Substring?, for route: Route) -> Result<[String: String], RequestError> {
         guard let raw, !raw.isEmpty else { return .success([:]) }
         let allowed = allowed(for: route)
         var result: [String: String] = [:]
         for pair in raw.split(separator: "&", omittingEmptySubsequences: false) {
             guard let equals = pair.firstIndex(of: "=") else {
-                return .failure(ErrorResponse.invalidParameter("Query parameter \"\(pair)\" has no value."))
+                return .failure(.invalidParameter("Query parameter \"\(pair)\" has no value."))
             }
             guard let name = Router.percentDecode(pair[..<equals].replacingPlus()),
                   let value = Router.percentDecode(pair[pair.index(after: equals)...].replacingPlus())
-            else { return .failure(ErrorResponse.invalidParameter("Query parameter \"\(pair)\" is not valid percent-encoding.")) }
+            else { return .failure(.invalidParameter("Query parameter \"\(pair)\" is not valid percent-encoding.")) }
             guard let values = allowed[name] else {
-                return .failure(ErrorResponse.invalidParameter("This endpoint takes no parameter \"\(name)\"."))
+                return .failure(.invalidParameter("This endpoint takes no parameter \"\(name)\"."))
             }
             guard result[name] == nil else {
-                return .failure(ErrorResponse.invalidParameter("Query parameter \"\(name)\" is repeated."))
+                return .failure(.invalidParameter("Query parameter \"\(name)\" is repeated."))
             }
             if values == versionNumber {
                 guard let number = Int(value), number >= 1, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                    return .failure(ErrorResponse.invalidParameter(
+                    return .failure(.invalidParameter(
                         "Query parameter \"\(name)\" must be a version number (1 or more), not \"\(value)\"."))
                 }
                 result[name] = String(number)
@@ -58,7 +58,7 @@ enum QueryParameters {
             }
             guard values.contains(value) else {
                 let expected = values.sorted().joined(separator: " or ")
-                return .failure(ErrorResponse.invalidParameter("Query parameter \"\(name)\" must be \(expected), not \"\(value)\"."))
+                return .failure(.invalidParameter("Query parameter \"\(name)\" must be \(expected), not \"\(value)\"."))
             }
             result[name] = value
         }

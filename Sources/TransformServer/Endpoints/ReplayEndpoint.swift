@@ -9,29 +9,31 @@ enum ReplayEndpoint {
         let name = request.route.model!
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = Array(bytes)
         }
         let parsed: (schema: [UInt8], documents: [[UInt8]])
         do throws(Replay.BodyError) {
             parsed = try Replay.parse(body, maxDepth: context.configuration.maxNestingDepth)
         } catch {
-            return ErrorResponse.make(400, error.code, "The replay body was rejected: \(error.message).")
+            return RequestError.invalidBody(code: error.code, message: "The replay body was rejected: \(error.message).")
+                .response
         }
         let current = context.registry.current
         let proposed: RegistrySnapshot
         do throws(SchemaSetError) {
             proposed = try context.registry.propose(SchemaFile(name: "(request)", bytes: parsed.schema, impliedName: name))
         } catch {
-            return ErrorResponse.invalidSchema(error.problems.map { problem in
+            return RequestError.invalidSchema(error.problems.map { problem in
                 var moved = problem
                 moved.path = "/schema" + problem.path
                 return moved
-            })
+            }).response
         }
         var options = context.conversionOptions
         options.mode = request.query["mode"] == "strict" ? .strict : .lax
-        return .json(200, Replay.run(parsed.documents, model: name, current: current, proposed: proposed,
-                                     options: options, maxEntries: context.configuration.maxReportEntries))
+        return .json(.ok, Replay.run(parsed.documents, model: name, current: current, proposed: proposed,
+                                     options: options, maxEntries: context.configuration.maxReportEntries,
+                                     failureBody: { ErrorResponse.body($0, requestId: nil) }))
     }
 }

@@ -37,37 +37,38 @@ struct RequestHandler {
     }
 
     /// Routes the head once; the routed request travels with the connection to `handle` or `makeStream`.
-    func decide(_ head: HTTPRequestHead) -> (ConnectionStateMachine.Decision, Request?) {
+    func decide(_ head: HTTPRequestHead) -> (RequestDecision, Request?) {
         switch route(head) {
-        // API.md: a failing request with an NDJSON body is answered without reading it, then the connection closes.
-        case .failure(let response): return (isNDJSON(head) ? .rejectNow(response) : .reject(response), nil)
+        // docs/api.md: a failing request with an NDJSON body is answered without reading it, then the connection
+        // closes.
+        case .failure(let error): return (isNDJSON(head) ? .rejectNow(error) : .reject(error), nil)
         case .success(let request):
             // Only the /array routes accept NDJSON (checkMediaType answered 415 elsewhere).
             if case .conversion(_, .array) = request.route.kind, isNDJSON(head) {
                 // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
                 return (.stream, request)
             }
-            return (.read(limit: context.configuration.maxBodyBytes), request)
+            return (.read(limit: BodyLimit(bytes: context.configuration.maxBodyBytes)), request)
         }
     }
 
     /// Everything decided from the head: route, method, auth, model, query, preconditions, media type, coding.
-    func route(_ head: HTTPRequestHead) -> Result<Request, HTTPResponse> {
+    func route(_ head: HTTPRequestHead) -> Result<Request, RequestError> {
         let (rawPath, rawQuery) = Router.split(target: head.target)
         guard let path = Router.percentDecode(rawPath), let route = Router.match(path) else {
-            return .failure(ErrorResponse.notFound())
+            return .failure(.notFound)
         }
-        guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
+        guard route.allows(head.method) else { return .failure(.methodNotAllowed(allowed: route.allowedMethods)) }
         let request = Request(head: head, route: route, snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
         // A write through a shared store decides existence on the committed state, not on this replica's view.
-        let decidedByStore = route.kind == .schema && (head.method == "PUT" || head.method == "DELETE" && context.shared != nil)
+        let decidedByStore = route.kind == .schema && (head.method == .put || head.method == .delete && context.shared != nil)
         // A name deleted through the API keeps its versions listed and pinnable (docs/lifecycle.md).
         var historyOnly = false
         // `…/config` answers for any name (a model's configuration may precede it).
         if let model = route.model, !request.snapshot.contains(model), !decidedByStore, route.kind != .config {
             guard route.readsHistory, request.snapshot.lifecycles[model]?.versions.isEmpty == false else {
-                return .failure(ErrorResponse.unknownModel(model))
+                return .failure(.unknownModel(model))
             }
             historyOnly = true
         }
@@ -81,7 +82,7 @@ struct RequestHandler {
             if !request.query.isEmpty, request.query["version"] != nil {
                 if let failure = pin(request) { return .failure(failure) }
             } else if historyOnly {
-                return .failure(ErrorResponse.unknownModel(route.model!))
+                return .failure(.unknownModel(route.model!))
             }
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
@@ -100,13 +101,13 @@ struct RequestHandler {
                 case .success(let query): request.query = query
                 }
             }
-            if head.method != "GET" {
+            if head.method != .get {
                 if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
             }
         case .schema, .schemas:
             if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) { return .failure(failure) }
-            if ["PUT", "POST"].contains(head.method) {
+            if head.method == .put || head.method == .post {
                 if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
             }
@@ -117,7 +118,7 @@ struct RequestHandler {
 
     /// Resolves `?version=N` to its compiled snapshot (compiled on first use): `404 unknown_version` when it is not
     /// kept.
-    private func pin(_ request: Request) -> HTTPResponse? {
+    private func pin(_ request: Request) -> RequestError? {
         let model = request.route.model!
         let version = Int(request.query["version"]!)!  // QueryParameters checked it
         switch request.snapshot.pinned(model, version: version) {
@@ -125,9 +126,9 @@ struct RequestHandler {
             if snapshot !== request.snapshot { request.pinned = snapshot }
             return nil
         case .failure(.unknownVersion):
-            return ErrorResponse.unknownVersion(model, version)
+            return .unknownVersion(model: model, version: String(version))
         case .failure(let error):
-            return ErrorResponse.conflict(error.description)
+            return .conflict(error.description)
         }
     }
 
@@ -142,7 +143,8 @@ struct RequestHandler {
         let snapshot = request.pinned ?? request.snapshot
         let converter = NDJSONConverter(
             snapshot: snapshot, model: request.route.model!, options: options,
-            kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes)
+            kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes,
+            records: ErrorResponse.writeRecord)
         context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
         return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
                             gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0,
@@ -150,7 +152,7 @@ struct RequestHandler {
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {
-        MediaType.parse(head.firstValue(of: "content-type"))?.isNDJSON ?? false
+        MediaType.parse(head.firstValue(of: HTTPHeader.Request.contentType))?.isNDJSON ?? false
     }
 
     /// Answers a whole request, routed by `decide`.

@@ -8,7 +8,7 @@ enum RulesEndpoint {
         let limit = context.configuration.maxBodyBytes
         let body: ArraySlice<UInt8>
         switch ConversionEndpoint.decodedBody(request, limit: limit) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = bytes
         }
         let outcome = body.withUnsafeBytes {
@@ -16,11 +16,10 @@ enum RulesEndpoint {
                                maxDepth: context.configuration.maxNestingDepth)
         }
         switch outcome {
-        case .value(let json): return .json(200, json)
-        case .badBody(let error): return ErrorResponse.mapping(error, requestId: request.requestId)
-        case .invalidRule(let message, let offset):
-            return ErrorResponse.make(400, "invalid_rule", message, extra: Array(",\"offset\":\(offset)".utf8))
-        case .failed(let message): return ErrorResponse.make(422, "rule_failed", message)
+        case .value(let json): return .json(.ok, json)
+        case .badBody(let error): return error.response
+        case .invalidRule(let message, let offset): return RequestError.invalidRule(message, offset: offset).response
+        case .failed(let message): return RequestError.ruleFailed(message).response
         }
     }
 }

@@ -9,9 +9,9 @@ enum SchemaLifecycleEndpoint {
         let name = request.route.model!
         switch (request.route.kind, request.head.method) {
         case (.compatibility, _): return dryRun(request, context: context)
-        case (_, "PUT"): return configure(request, context: context)
+        case (_, .put): return configure(request, context: context)
         default:
-            guard isModelName(name) else { return ErrorResponse.unknownModel(name) }
+            guard isModelName(name) else { return RequestError.unknownModel(name).response }
             return config(context.registry.current, name, context)
         }
     }
@@ -19,7 +19,7 @@ enum SchemaLifecycleEndpoint {
     /// `{"compatibility": …, "view": …}`, the effective values.
     private static func config(_ snapshot: RegistrySnapshot, _ name: String, _ context: ServerContext) -> HTTPResponse {
         let (level, view) = snapshot.effectiveConfig(of: name, defaults: context.registry.compatibilityDefaults)
-        return .json(200, Array("{\"compatibility\":\"\(level.rawValue)\",\"view\":\"\(view.rawValue)\"}".utf8))
+        return .json(.ok, Array("{\"compatibility\":\"\(level.rawValue)\",\"view\":\"\(view.rawValue)\"}".utf8))
     }
 
     static func isModelName(_ name: String) -> Bool {
@@ -33,20 +33,22 @@ enum SchemaLifecycleEndpoint {
 
     private static func configure(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
-        guard isModelName(name) else { return ErrorResponse.unknownModel(name) }
+        guard isModelName(name) else { return RequestError.unknownModel(name).response }
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = Array(bytes)
         }
         switch CompatibilityConfig.parse(body) {
-        case .failure(let error): return ErrorResponse.make(400, error.code, "The configuration was rejected: \(error.message).")
+        case .failure(let error):
+            return RequestError.invalidBody(code: error.code, message: "The configuration was rejected: \(error.message).")
+                .response
         case .success(let wanted):
             return context.registryWrites.withLock { _ in
                 let saver = RegistryOverlayFile.Saver(context)
                 guard let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view,
                                                                 persist: saver.save)
-                else { return ErrorResponse.notPersisted(saver.failure) }
+                else { return RequestError.notPersisted(saver.failure).response }
                 return config(snapshot, name, context)
             }
         }
@@ -57,7 +59,7 @@ enum SchemaLifecycleEndpoint {
         let name = request.route.model!
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = Array(bytes)
         }
         let current = context.registry.current
@@ -65,7 +67,7 @@ enum SchemaLifecycleEndpoint {
         do throws(SchemaSetError) {
             proposed = try context.registry.propose(SchemaFile(name: "(request)", bytes: body, impliedName: name))
         } catch {
-            return ErrorResponse.invalidSchema(error.problems)
+            return RequestError.invalidSchema(error.problems).response
         }
         let (configured, configuredView) = current.effectiveConfig(of: name, defaults: context.registry.compatibilityDefaults)
         let level = request.query["level"].flatMap(CompatibilityLevel.init) ?? configured
@@ -75,6 +77,6 @@ enum SchemaLifecycleEndpoint {
         var out: [UInt8] = Array("{\"compatible\":\(report.isCompatible),\"level\":\"\(level.rawValue)\",\"against\":".utf8)
         out += CompatibilityJSON.against(report, bundle: false) + Array(",\"differences\":".utf8)
             + CompatibilityJSON.differences(report.differences, withModel: false) + [UInt8(ascii: "}")]
-        return .json(200, out)
+        return .json(.ok, out)
     }
 }

@@ -11,9 +11,10 @@ enum SchemaVersionsEndpoint {
         guard case .version(let text) = request.route.kind else { return list(name, lifecycle) }
         guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(text),
               let kept = lifecycle.version(number)
-        else { return ErrorResponse.unknownVersion(name, text) }
-        if let ifNoneMatch = request.header("if-none-match"), SchemasEndpoint.noneMatchFails(ifNoneMatch, etag: kept.etag) {
-            return SchemasEndpoint.notModified(etag: kept.etag)
+        else { return RequestError.unknownVersion(model: name, version: text).response }
+        if let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch),
+           SchemasEndpoint.noneMatchFails(ifNoneMatch, etag: kept.etag) {
+            return RequestError.notModified(etag: kept.etag).response
         }
         return SchemasEndpoint.read(kept.document, etag: kept.etag)
     }

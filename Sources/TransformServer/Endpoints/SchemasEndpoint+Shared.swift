@@ -10,8 +10,8 @@ extension SchemasEndpoint {
         switch shared.write(write) {
         case .written(let written):
             if case .put = write, let (name, entry, created) = written.first {
-                var response = HTTPResponse.json(created ? 201 : 200, writtenJSON(name, entry, created: created))
-                response.headers.append(("ETag", entry.etag))
+                var response = HTTPResponse.json(created ? .created : .ok, writtenJSON(name, entry, created: created))
+                response.headers.append((HTTPHeader.etag, entry.etag))
                 return response
             }
             var out: [UInt8] = [UInt8(ascii: "[")]
@@ -20,27 +20,25 @@ extension SchemasEndpoint {
                 out += writtenJSON(name, entry, created: created)
             }
             out.append(UInt8(ascii: "]"))
-            return .json(200, out)
+            return .json(.ok, out)
         case .deleted:
-            return HTTPResponse(status: 204)
+            return HTTPResponse(status: .noContent)
         case .invalid(let error):
-            return ErrorResponse.invalidSchema(error.problems)
+            return RequestError.invalidSchema(error.problems).response
         case .stillUsed(let name, let error):
             let users = error.problems.map { "\($0.file) \($0.path)" }.joined(separator: ", ")
-            return ErrorResponse.conflict(
-                "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.")
+            return RequestError.conflict(
+                "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.").response
         case .preconditionFailed(let message):
-            return ErrorResponse.preconditionFailed(message)
+            return RequestError.preconditionFailed(message).response
         case .unknownModel(let name):
-            return ErrorResponse.unknownModel(name)
+            return RequestError.unknownModel(name).response
         case .unavailable(let why):
-            return ErrorResponse.make(503, "unavailable", "The registry cannot take writes now: \(why).",
-                                      headers: [("Retry-After", "1")])
+            return RequestError.storeUnavailable("The registry cannot take writes now: \(why).").response
         case .unknownOutcome(let why):
-            return ErrorResponse.make(503, "unavailable", why, headers: [("Retry-After", "1")])
+            return RequestError.storeUnavailable(why).response
         case .tooLarge(let why):
-            return ErrorResponse.make(413, "body_too_large",
-                                      "The bundle is larger than one etcd transaction allows; nothing changed (\(why)).")
+            return RequestError.changeTooLarge(why).response
         }
     }
 }

@@ -11,20 +11,20 @@ import Glibc
 enum SchemasEndpoint {
     /// Writes need `Authorization: Bearer <adminToken>` (compared in constant time); with no token configured the
     /// registry is read-only.
-    static func authorize(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse? {
+    static func authorize(_ request: RequestHandler.Request, context: ServerContext) -> RequestError? {
         guard isWrite(request.route, method: request.head.method) else { return nil }
-        guard let token = context.configuration.adminToken, !token.isEmpty else { return ErrorResponse.forbidden() }
+        guard let token = context.configuration.adminToken, !token.isEmpty else { return .forbidden }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
-        guard let header = request.header("authorization"), header.count > 7, header.prefix(7).lowercased() == "bearer ",
+        guard let header = request.header(HTTPHeader.Request.authorization), header.count > 7, header.prefix(7).lowercased() == "bearer ",
               constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
-        else { return ErrorResponse.unauthorized() }
+        else { return .unauthorized }
         return nil
     }
 
     /// `PUT` or `DELETE /schemas/{Model}`, or `POST /schemas`.
-    static func isWrite(_ route: Route, method: String) -> Bool {
-        (route.kind == .schema && (method == "PUT" || method == "DELETE")) || (route.kind == .schemas && method == "POST")
-            || (route.kind == .config && method == "PUT") || route.kind == .importSchema
+    static func isWrite(_ route: Route, method: HTTPMethod) -> Bool {
+        (route.kind == .schema && (method == .put || method == .delete)) || (route.kind == .schemas && method == .post)
+            || (route.kind == .config && method == .put) || route.kind == .importSchema
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -39,23 +39,23 @@ enum SchemasEndpoint {
     /// `If-None-Match` — on PUT and DELETE 412 when it names the current version or is `*` and the model exists
     /// (`*` on PUT: create only if absent), on GET and HEAD 304. With a shared store, `If-Match` on writes is
     /// judged against the committed state instead (docs/cluster.md).
-    static func checkPreconditions(_ request: RequestHandler.Request, shared: Bool = false) -> HTTPResponse? {
+    static func checkPreconditions(_ request: RequestHandler.Request, shared: Bool = false) -> RequestError? {
         guard request.route.kind == .schema, let name = request.route.model else { return nil }
         let current = request.snapshot.entries[name]
-        let isWrite = ["PUT", "DELETE"].contains(request.head.method)
-        if isWrite, !shared, let ifMatch = request.header("if-match") {
+        let isWrite = request.head.method == .put || request.head.method == .delete
+        if isWrite, !shared, let ifMatch = request.header(HTTPHeader.Request.ifMatch) {
             let tags = entityTags(ifMatch)
             let matches = current.map { entry in tags.contains("*") || tags.contains(entry.etag) } ?? false
-            if !matches { return ErrorResponse.preconditionFailed("If-Match does not match the current version of \(name).") }
+            if !matches { return .preconditionFailed("If-Match does not match the current version of \(name).") }
         }
-        guard let ifNoneMatch = request.header("if-none-match"), let entry = current,
+        guard let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch), let entry = current,
               noneMatchFails(ifNoneMatch, etag: entry.etag) else { return nil }
         if isWrite {
-            return ErrorResponse.preconditionFailed(entityTags(ifNoneMatch).contains("*")
+            return .preconditionFailed(entityTags(ifNoneMatch).contains("*")
                 ? "\(name) already exists (If-None-Match: * asks to write only a model that does not)."
                 : "If-None-Match names the current version of \(name).")
         }
-        return notModified(etag: entry.etag)
+        return .notModified(etag: entry.etag)
     }
 
     static func entityTags(_ value: String) -> [String] {
@@ -69,18 +69,12 @@ enum SchemasEndpoint {
     }
 
     /// A 304 for a registry read: its validator, and the caching policy of the 200 it stands for (RFC 9110 §15.4.5).
-    static func notModified(etag: String) -> HTTPResponse {
-        var response = HTTPResponse(status: 304, headers: [("ETag", etag)])
-        response.cacheControl = .noCache
-        return response
-    }
-
     /// A registry read: with an `ETag`, cacheable and revalidated with it before each use; without one (the
     /// listing), nothing to revalidate with, so never stored.
     static func read(_ body: [UInt8], etag: String?) -> HTTPResponse {
-        var response = HTTPResponse.json(200, body)
+        var response = HTTPResponse.json(.ok, body)
         if let etag {
-            response.headers.append(("ETag", etag))
+            response.headers.append((HTTPHeader.etag, etag))
             response.cacheControl = .noCache
         }
         return response
@@ -89,7 +83,7 @@ enum SchemasEndpoint {
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let snapshot = context.registry.current
         switch (request.route.kind, request.head.method) {
-        case (.schemas, "POST"): return writeBundle(request, context: context)
+        case (.schemas, .post): return writeBundle(request, context: context)
         case (.schemas, _):
             var body: [UInt8] = Array("{\"models\":[".utf8)
             for (i, name) in snapshot.modelNames.enumerated() {
@@ -106,15 +100,15 @@ enum SchemasEndpoint {
             // registry route.
             let view: CompatibilityView = request.query["view"] == "output" ? .output : .input
             guard let document = snapshot.jsonSchema(for: request.route.model!, view: view) else {
-                return ErrorResponse.unknownModel(request.route.model!)
+                return RequestError.unknownModel(request.route.model!).response
             }
             let etag = ModelEntry.etag(for: document)
-            if let ifNoneMatch = request.header("if-none-match"), noneMatchFails(ifNoneMatch, etag: etag) {
-                return notModified(etag: etag)
+            if let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch), noneMatchFails(ifNoneMatch, etag: etag) {
+                return RequestError.notModified(etag: etag).response
             }
             return read(document, etag: etag)
-        case (.schema, "PUT"): return write(request, context: context)
-        case (.schema, "DELETE"): return delete(request, context: context)
+        case (.schema, .put): return write(request, context: context)
+        case (.schema, .delete): return delete(request, context: context)
         default:
             let entry = snapshot.entries[request.route.model!]!
             return read(entry.document, etag: entry.etag)
@@ -125,11 +119,12 @@ enum SchemasEndpoint {
         let name = request.route.model!
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = Array(bytes)
         }
         if let shared = context.shared {
-            return sharedWrite(.put(name: name, body: body, ifMatch: request.header("if-match").map(entityTags)), shared)
+            return sharedWrite(.put(name: name, body: body, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)),
+                               shared)
         }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
@@ -138,14 +133,16 @@ enum SchemasEndpoint {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
                 let saved = try context.registry.apply(upserts: [file], deletes: [], checkingCompatibility: true,
                                                        persist: saver.save)
-                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
+                guard let snapshot = saved else { return RequestError.notPersisted(saver.failure).response }
                 let entry = snapshot.entries[name]!
-                var response = HTTPResponse.json(existed ? 200 : 201, writtenJSON(name, entry, created: !existed))
-                response.headers.append(("ETag", entry.etag))
+                var response = HTTPResponse.json(existed ? .ok : .created, writtenJSON(name, entry, created: !existed))
+                response.headers.append((HTTPHeader.etag, entry.etag))
                 return response
             } catch {
-                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: false) }
-                return ErrorResponse.invalidSchema(error.problems)
+                if let report = error.compatibility {
+                    return RequestError.incompatibleSchema(report, bundle: false).response
+                }
+                return RequestError.invalidSchema(error.problems).response
             }
         }
     }
@@ -154,11 +151,13 @@ enum SchemasEndpoint {
     static func importSchema(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-        case .failure(let response): return response
+        case .failure(let error): return error.response
         case .success(let bytes): body = Array(bytes)
         }
         switch JSONSchemaImport.request(body) {
-        case .failure(let failure): return ErrorResponse.make(400, failure.code, "The import was rejected: \(failure.message).")
+        case .failure(let failure):
+            return RequestError.invalidBody(code: failure.code, message: "The import was rejected: \(failure.message).")
+                .response
         case .success(let translated):
             return writeBundle(request, context: context, body: translated.bundle)
         }
@@ -171,7 +170,7 @@ enum SchemasEndpoint {
             body = given
         } else {
             switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
-            case .failure(let response): return response
+            case .failure(let error): return error.response
             case .success(let bytes): body = Array(bytes)
             }
         }
@@ -182,17 +181,19 @@ enum SchemasEndpoint {
             do throws(SchemaSetError) {
                 let (saved, written) = try context.registry.applyBundle(body, checkingCompatibility: true,
                                                                         persist: saver.save)
-                guard let snapshot = saved else { return ErrorResponse.notPersisted(saver.failure) }
+                guard let snapshot = saved else { return RequestError.notPersisted(saver.failure).response }
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     out += writtenJSON(name, snapshot.entries[name]!, created: !before.contains(name))
                 }
                 out.append(UInt8(ascii: "]"))
-                return .json(200, out)
+                return .json(.ok, out)
             } catch {
-                if let report = error.compatibility { return ErrorResponse.incompatibleSchema(report, bundle: true) }
-                return ErrorResponse.invalidSchema(error.problems)
+                if let report = error.compatibility {
+                    return RequestError.incompatibleSchema(report, bundle: true).response
+                }
+                return RequestError.invalidSchema(error.problems).response
             }
         }
     }
@@ -200,22 +201,22 @@ enum SchemasEndpoint {
     private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let name = request.route.model!
         if let shared = context.shared {
-            return sharedWrite(.delete(name: name, ifMatch: request.header("if-match").map(entityTags)), shared)
+            return sharedWrite(.delete(name: name, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)), shared)
         }
         return context.registryWrites.withLock { _ in
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
                 let saved = try context.registry.apply(upserts: [], deletes: [name], persist: saver.save)
-                guard saved != nil else { return ErrorResponse.notPersisted(saver.failure) }
-                return HTTPResponse(status: 204)
+                guard saved != nil else { return RequestError.notPersisted(saver.failure).response }
+                return HTTPResponse(status: .noContent)
             } catch {
                 // The models by name; where they come from schema files, also the place (a request has none).
                 let users = context.registry.current.modelsUsing(name)
                 let named = users.isEmpty ? "other models" : users.joined(separator: ", ")
                 let places = error.problems.filter { $0.file != "(request)" }.map { "\($0.file) \($0.path)" }
                 let location = places.isEmpty ? "" : " (\(places.joined(separator: ", ")))"
-                return ErrorResponse.conflict(
-                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle.")
+                return RequestError.conflict(
+                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle.").response
             }
         }
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a request's framing was rejected (API.md "HTTP behaviour" and "Errors"). Each is answered at once with its
-/// `status` and `code`, and the connection is then closed.
+/// Why a request's framing was rejected (docs/http-conformance.md, docs/errors.md). Each is answered at once with
+/// its `status` and `code`, and the connection is then closed. (A missing length, 411, and a body over the limit,
+/// 413, are decided by the connection, not the parser: `RequestError.lengthRequired` and `.bodyTooLarge`.)
 ///
 /// `offset` is a 0-based byte offset: into the request head for head errors, and counted from the body's first
 /// byte for chunked-body errors (chunk lines, chunk data ends and trailer fields). The rules are listed with their
@@ -35,10 +36,6 @@ enum HTTPParseError: Error, Equatable {
     case invalidChunkDataEnd(offset: Int)
     /// A C error code this enum does not know: a parser bug, still answered as a plain 400.
     case unknownParserError(code: Int, offset: Int)
-    /// 411: a body-carrying request with neither Content-Length nor chunked (decided by the server, not the parser).
-    case lengthRequired
-    /// 413: the body is over the limit (decided by the server, not the parser).
-    case bodyTooLarge(limit: Int)
     /// 414: the request target is longer than `limit` bytes.
     case targetTooLong(limit: Int)
     /// 431: the field lines (or trailer lines) are longer than `limit` bytes in total.
@@ -53,37 +50,36 @@ enum HTTPParseError: Error, Equatable {
     case versionNotSupported(offset: Int)
 }
 
-extension HTTPParseError {
-    /// The HTTP status the server answers with.
-    var status: Int {
+extension HTTPParseError: HTTPResponseError {
+    var status: HTTPStatus {
         switch self {
-        case .lengthRequired: 411
-        case .bodyTooLarge: 413
-        case .targetTooLong: 414
-        case .headersTooLarge, .tooManyHeaderFields: 431
-        case .methodTooLong, .unsupportedTransferCoding: 501
-        case .versionNotSupported: 505
+        case .targetTooLong: .uriTooLong
+        case .headersTooLarge, .tooManyHeaderFields: .requestHeaderFieldsTooLarge
+        case .methodTooLong, .unsupportedTransferCoding: .notImplemented
+        case .versionNotSupported: .httpVersionNotSupported
         case .bareLineEnding, .invalidMethod, .malformedRequestLine, .invalidTarget, .malformedVersion,
             .invalidFieldName, .whitespaceBeforeColon, .obsoleteLineFolding, .invalidFieldValue, .missingHost,
             .repeatedHost, .invalidContentLength, .conflictingContentLength, .contentLengthWithTransferEncoding,
             .transferEncodingInHTTP10, .malformedTransferEncoding, .chunkedNotFinal, .invalidChunkSize,
             .chunkSizeOverflow, .invalidChunkExtension, .chunkLineTooLong, .invalidChunkDataEnd, .unknownParserError:
-            400
+            .badRequest
         }
     }
 
-    /// The `code` of the error body (API.md "Errors").
     var code: String {
         switch status {
-        case 411: "length_required"
-        case 413: "body_too_large"
-        case 414: "uri_too_long"
-        case 431: "headers_too_large"
-        case 501: "not_implemented"
-        case 505: "http_version_not_supported"
+        case .uriTooLong: "uri_too_long"
+        case .requestHeaderFieldsTooLarge: "headers_too_large"
+        case .notImplemented: "not_implemented"
+        case .httpVersionNotSupported: "http_version_not_supported"
         default: "bad_request"
         }
     }
+
+    var message: String { description }
+
+    /// Framing that failed cannot be trusted for a next request.
+    var closesConnection: Bool { true }
 }
 
 extension HTTPParseError: CustomStringConvertible {
@@ -135,10 +131,6 @@ extension HTTPParseError: CustomStringConvertible {
             "The chunk data is not followed by CRLF at body byte \(offset)."
         case .unknownParserError(let code, let offset):
             "The request parser rejected the request with unknown code \(code) at byte \(offset)."
-        case .lengthRequired:
-            "The request has a body but neither Content-Length nor Transfer-Encoding: chunked."
-        case .bodyTooLarge(let limit):
-            "The request body is larger than the limit of \(limit) bytes."
         case .targetTooLong(let limit):
             "The request target is longer than the limit of \(limit) bytes."
         case .headersTooLarge(let limit):

@@ -7,7 +7,7 @@
 /// and array inside.
 final class HTTPRequestHead: Sendable {
     /// The method exactly as sent (methods are case-sensitive, RFC 9110 §9.1).
-    let method: String
+    let method: HTTPMethod
     /// The raw request target (ASCII, not percent-decoded).
     let target: String
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
@@ -27,7 +27,7 @@ final class HTTPRequestHead: Sendable {
     /// Bytes the head occupied in the buffer; the body or the next request starts here.
     let headLength: Int
 
-    init(method: String, target: String, versionMinor: Int, headers: [(name: String, value: String)],
+    init(method: HTTPMethod, target: String, versionMinor: Int, headers: [(name: String, value: String)],
          contentLength: UInt64?, chunked: Bool, expectContinue: Bool, keepAlive: Bool, headLength: Int) {
         self.method = method
         self.target = target

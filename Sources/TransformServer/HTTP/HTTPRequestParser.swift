@@ -107,7 +107,7 @@ struct HTTPRequestParser {
         // RFC 9112 §9.3 — HTTP/1.1 persists unless "close"; HTTP/1.0 persists only with "keep-alive".
         let keepAlive = request.version_minor == 1 ? !close : (request.connection_keep_alive != 0 && !close)
         return HTTPRequestHead(
-            method: text(request.method_off, request.method_len),
+            method: HTTPMethod(text(request.method_off, request.method_len)),
             target: text(request.target_off, request.target_len),
             versionMinor: Int(request.version_minor),
             headers: headers,

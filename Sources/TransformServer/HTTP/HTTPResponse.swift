@@ -2,7 +2,7 @@
 
 /// A response to write: status, headers (without the ones the writer adds), and a body.
 struct HTTPResponse: Equatable {
-    var status: Int
+    var status: HTTPStatus
     var headers: [(name: String, value: String)] = []
     var body: [UInt8] = []
     /// Framing can no longer be trusted (or the request asked it): close after writing.
@@ -26,11 +26,13 @@ struct HTTPResponse: Equatable {
         }
     }
 
-    /// The `error` object of API.md before rendering: the fields that help go in `extra` (each `,"name":value`).
+    /// An error body before rendering (`ErrorResponse`): the `error` object's fields that help go in `extra` (each
+    /// `,"name":value`), and members of the body after the `error` object (the 422 report) in `members`.
     struct ErrorInfo: Equatable {
         var code: String
         var message: String
         var extra: [UInt8] = []
+        var members: [UInt8] = []
     }
 
     static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
@@ -39,12 +41,12 @@ struct HTTPResponse: Equatable {
             && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
     }
 
-    static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+    static func json(_ status: HTTPStatus, _ body: [UInt8]) -> HTTPResponse {
         // Room for what the endpoint and `Server.render` add (warnings, hash, request id, Vary, encoding): one
         // allocation instead of one per header.
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(6)
-        headers.append(("Content-Type", "application/json; charset=utf-8"))
+        headers.append((HTTPHeader.contentType, HTTPHeader.jsonUTF8))
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
@@ -53,6 +55,3 @@ struct HTTPResponse: Equatable {
         headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }
-
-/// A step that answers early (a failed check) returns its response as the failure of a `Result`.
-extension HTTPResponse: Error {}

@@ -25,7 +25,7 @@ enum HTTPResponseWriter {
         out.reserveCapacity(256)
         head(response, framing: .contentLength(response.body.count), closing: closing, http10KeepAlive: http10KeepAlive,
              into: &out)
-        let hasBody = !isHead && response.status != 204 && response.status != 304
+        let hasBody = !isHead && response.status != .noContent && response.status != .notModified
         return (out, hasBody ? response.body : [])
     }
 
@@ -33,9 +33,9 @@ enum HTTPResponseWriter {
     static func head(_ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
                      into out: inout [UInt8]) {
         out.append("HTTP/1.1 ")
-        out.append(decimal: response.status)
+        out.append(decimal: response.status.code)
         out.append(UInt8(ascii: " "))
-        out.append(utf8: HTTPStatus.reason(response.status))
+        out.append(utf8: response.status.reasonPhrase)
         out.append("\r\nDate: ")
         out.append(utf8: HTTPDate.now())
         out.append("\r\n")
@@ -48,7 +48,7 @@ enum HTTPResponseWriter {
         }
         switch framing {
         case .contentLength(let length):
-            if response.status != 204, response.status != 304, !(100..<200).contains(response.status) {
+            if !response.status.hasNoContent {
                 out.append("Content-Length: ")
                 out.append(decimal: length)
                 out.append("\r\n")

@@ -130,7 +130,7 @@ final class Connection {
             guard !closed else { return }
             switch action {
             case .decide(let head):
-                requestId = RequestID.choose(head.firstValue(of: "x-request-id"))
+                requestId = RequestID.choose(head.firstValue(of: HTTPHeader.Request.xRequestId))
                 var (decision, request) = server.handler.decide(head)
                 if case .read(let limit) = decision, let refusal = reserve(head, limit: limit) {
                     (decision, request) = (.rejectNow(refusal), nil)
@@ -151,9 +151,9 @@ final class Connection {
                 flush()
             case .handle(let head, let body, let isLast):
                 handle(head, body: body, isLast: isLast)
-            case .respond(let response, let head, let close):
+            case .fail(let error, let head, let close):
                 if requestId.isEmpty || head == nil { requestId = RequestID.choose(nil) }
-                send(response, head: head, route: head == nil ? nil : routed?.route, close: close)
+                send(error.response, head: head, route: head == nil ? nil : routed?.route, close: close)
             case .close:
                 close()
             }
@@ -162,11 +162,11 @@ final class Connection {
 
     /// Takes a large announced body's bytes from the server's in-flight budget; the refusal when they do not fit
     /// (docs/operations.md, `maxInFlightBodyBytes`). Bodies over the limit (a 413) and small ones take nothing.
-    private func reserve(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse? {
-        guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit)
+    private func reserve(_ head: HTTPRequestHead, limit: BodyLimit) -> RequestError? {
+        guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit.bytes)
         else { return nil }
         guard server.reserveBody(Int(length)) else {
-            return ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
+            return .unavailable("too many large request bodies are in flight; retry later")
         }
         reservedBody = Int(length)
         return nil

@@ -20,30 +20,20 @@ struct ConnectionStateMachine {
         var maxConnectionAge: UInt64 = 0
         /// The body limit (`maxBodyBytes`): a refused request's body past it is not read to its end.
         var maxBodyBytes = 8 << 20
-    }
 
-    /// What the server decides from a head alone (API.md: checks before the body).
-    enum Decision: Equatable {
-        /// Read the body (at most `limit` bytes) and hand the request over.
-        case read(limit: Int)
-        /// Answer with this error after reading and discarding the body; the connection stays open (or, after
-        /// `Expect: 100-continue`, answer at once and close). A body over `maxBodyBytes` is a 413 instead, at once.
-        case reject(HTTPResponse)
-        /// Answer at once without reading the body, then close.
-        case rejectNow(HTTPResponse)
-        /// Hand the body over as it arrives (`bodyChunk` … `bodyEnd`), with no total limit (NDJSON).
-        case stream
+        /// `maxBodyBytes` as the limit of a refused request's body.
+        var bodyLimit: BodyLimit { BodyLimit(bytes: maxBodyBytes) }
     }
 
     enum Action: Equatable {
-        /// Ask the server for a `Decision` about this head (answer with `decided`).
+        /// Ask the server for a `RequestDecision` about this head (answer with `decided`).
         case decide(HTTPRequestHead)
         /// A whole request to handle (answer with `responded` once its response is written).
         case handle(HTTPRequestHead, body: ArraySlice<UInt8>, isLast: Bool)
         /// Write `100 Continue`.
         case sendContinue
-        /// Write this response; then close when `close`.
-        case respond(HTTPResponse, head: HTTPRequestHead?, close: Bool)
+        /// Answer with this error; then close when `close`.
+        case fail(RequestError, head: HTTPRequestHead?, close: Bool)
         /// Close without writing anything.
         case close
         /// The next piece of a streamed body.
@@ -56,7 +46,7 @@ struct ConnectionStateMachine {
         case idle(since: UInt64)
         case readingHead(since: UInt64)
         case awaitingDecision(HTTPRequestHead)
-        case readingBody(HTTPRequestHead, limit: Int, discard: HTTPResponse?, lastActivity: UInt64)
+        case readingBody(HTTPRequestHead, limit: BodyLimit, discard: RequestError?, lastActivity: UInt64)
         case streamingBody(HTTPRequestHead, lastActivity: UInt64)
         case handling(HTTPRequestHead)
         case closed
@@ -110,26 +100,26 @@ struct ConnectionStateMachine {
         return process(now: now)
     }
 
-    mutating func decided(_ decision: Decision, now: UInt64) -> [Action] {
+    mutating func decided(_ decision: RequestDecision, now: UInt64) -> [Action] {
         guard case .awaitingDecision(let head) = state else { return [] }
         let hasBody = head.chunked || (head.contentLength ?? 0) > 0
         switch decision {
-        case .rejectNow(let response):
+        case .rejectNow(let error):
             state = .closed
-            return [.respond(response, head: head, close: true)]
-        case .reject(let response):
-            // API.md: the body limit is a framing check, before every check of the head: a body announced over it
-            // is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
-            if head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
+            return [.fail(error, head: head, close: true)]
+        case .reject(let error):
+            // docs/api.md: the body limit is a framing check, before every check of the head: a body announced
+            // over it is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
+            if let tooLarge = limits.bodyLimit.check(contentLength: head.contentLength) {
                 state = .closed
-                return [.respond(ErrorResponse.bodyTooLarge(limit: limits.maxBodyBytes), head: head, close: true)]
+                return [.fail(tooLarge, head: head, close: true)]
             }
             // A body that is refused anyway is not waited for when the client waits for `100 Continue`.
             if head.expectContinue && hasBody {
                 state = .closed
-                return [.respond(response, head: head, close: true)]
+                return [.fail(error, head: head, close: true)]
             }
-            startBody(head, limit: limits.maxBodyBytes, discard: response, now: now)
+            startBody(head, limit: limits.bodyLimit, discard: error, now: now)
             return process(now: now)
         case .stream:
             body.removeAll(keepingCapacity: true)
@@ -138,10 +128,10 @@ struct ConnectionStateMachine {
             state = .streamingBody(head, lastActivity: now)
             return continuing(head.expectContinue && hasBody, process(now: now))
         case .read(let limit):
-            // API.md: a body over the limit is a 413 answered without waiting for it.
-            if let length = head.contentLength, length > UInt64(limit) {
+            // docs/api.md: a body over the limit is a 413 answered without waiting for it.
+            if let tooLarge = limit.check(contentLength: head.contentLength) {
                 state = .closed
-                return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+                return [.fail(tooLarge, head: head, close: true)]
             }
             startBody(head, limit: limit, discard: nil, now: now)
             return continuing(head.expectContinue && hasBody, process(now: now))
@@ -208,10 +198,10 @@ struct ConnectionStateMachine {
             return [.close]  // an idle connection with no partial request closes silently
         case .readingHead:
             state = .closed
-            return [.respond(ErrorResponse.requestTimeout(), head: nil, close: true)]
+            return [.fail(.requestTimeout, head: nil, close: true)]
         case .readingBody(let head, _, _, _):
             state = .closed
-            return [.respond(ErrorResponse.requestTimeout(), head: head, close: true)]
+            return [.fail(.requestTimeout, head: head, close: true)]
         case .streamingBody:
             state = .closed
             return [.close]  // the stream's head is already written: all that is left is to close
@@ -225,11 +215,11 @@ struct ConnectionStateMachine {
     /// A Content-Length body that will be handed over is gathered in `buffer` until it is whole (no copy of its
     /// own; nothing is reserved for it ahead, so an announced body costs memory only as it arrives); a chunked
     /// body is decoded into `body`, and a discarded one is dropped as it arrives.
-    private static func gathersInPlace(_ head: HTTPRequestHead, discard: HTTPResponse?) -> Bool {
+    private static func gathersInPlace(_ head: HTTPRequestHead, discard: RequestError?) -> Bool {
         !head.chunked && discard == nil
     }
 
-    private mutating func startBody(_ head: HTTPRequestHead, limit: Int, discard: HTTPResponse?, now: UInt64) {
+    private mutating func startBody(_ head: HTTPRequestHead, limit: BodyLimit, discard: RequestError?, now: UInt64) {
         body.removeAll(keepingCapacity: true)
         discardedLength = 0
         chunked = HTTPRequestParser.ChunkedDecoder(limits: limits.parser)
@@ -245,13 +235,13 @@ struct ConnectionStateMachine {
             if case .idle = state, buffer.isLineEnding { return [] }
             if draining, case .idle = state {
                 state = .closed
-                return [.respond(ErrorResponse.unavailable("the server is shutting down"), head: nil, close: true)]
+                return [.fail(.unavailable("the server is shutting down"), head: nil, close: true)]
             }
             let parsed = buffer.withUnsafeBytes { parser.parseHead($0) }
             switch parsed {
             case .failure(let error):
                 state = .closed
-                return [.respond(ErrorResponse.parse(error), head: nil, close: true)]
+                return [.fail(.malformed(error), head: nil, close: true)]
             case .success(nil):
                 if case .idle = state { state = .readingHead(since: now) }
                 return []
@@ -265,10 +255,10 @@ struct ConnectionStateMachine {
                 if limits.maxConnectionAge > 0, started >= Clock.deadline(openedAt, after: limits.maxConnectionAge) {
                     agedOut = true
                 }
-                if head.contentLength == nil, !head.chunked, ["POST", "PUT"].contains(head.method) {
+                if head.contentLength == nil, !head.chunked, head.method == .post || head.method == .put {
                     // RFC 9112 §6.3: a request body needs Content-Length or chunked framing.
                     state = .closed
-                    return [.respond(ErrorResponse.lengthRequired(), head: head, close: true)]
+                    return [.fail(.lengthRequired, head: head, close: true)]
                 }
                 state = .awaitingDecision(head)
                 return [.decide(head)]
@@ -279,16 +269,15 @@ struct ConnectionStateMachine {
                 switch decoded {
                 case .failure(let error):
                     state = .closed
-                    return [.respond(ErrorResponse.parse(error), head: head, close: true)]
+                    return [.fail(.malformed(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // API.md: 413 without waiting — a chunk size past the limit already decides it, also for a
-                    // refused request's body, which is not read further. (A chunk size may be up to 2^64 − 1:
-                    // compared with what is left, never added to a count.)
+                    // docs/api.md: 413 without waiting — a chunk size past the limit already decides it, also for a
+                    // refused request's body, which is not read further.
                     let taken = discardedLength + UInt64(body.count)
-                    if taken > UInt64(limit) || chunked.announcedBytes > UInt64(limit) - taken {
+                    if let tooLarge = limit.check(taken: taken, announced: chunked.announcedBytes) {
                         state = .closed
-                        return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
+                        return [.fail(tooLarge, head: head, close: true)]
                     }
                     if discard != nil, body.count > 1 << 16 {
                         discardedLength += UInt64(body.count)  // dropped: only its count is kept
@@ -312,7 +301,7 @@ struct ConnectionStateMachine {
             }
             if let discard {
                 state = .handling(head)
-                return [.respond(discard, head: head, close: !head.keepAlive || isLastRequest)]
+                return [.fail(discard, head: head, close: !head.keepAlive || isLastRequest)]
             }
             state = .handling(head)
             let request = body[...]

@@ -92,7 +92,7 @@ final class Server: @unchecked Sendable {
     private func accepted(_ fd: Int32) {
         guard active.add(1, ordering: .relaxed).newValue <= context.configuration.maxConnections else {
             // Over the limit: answer 503 and close at once (never a busy loop, never a queue of waiting sockets).
-            var response = ErrorResponse.unavailable("too many connections")
+            var response = RequestError.unavailable("too many connections").response
             ErrorResponse.finalize(&response, requestId: RequestID.choose(nil))
             let (head, body) = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
             (head + body).withUnsafeBytes { _ = try? Syscall.send(fd, $0) }
@@ -119,27 +119,27 @@ final class Server: @unchecked Sendable {
         -> (head: [UInt8], body: [UInt8], status: Int, closing: Bool)
     {
         ErrorResponse.finalize(&response, requestId: requestId)
-        response.headers.append(("X-Request-Id", requestId))
-        let isJSONBody = response.header("content-type") != nil
-        if isJSONBody || response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
+        response.headers.append((HTTPHeader.xRequestId, requestId))
+        let isJSONBody = response.header(HTTPHeader.contentType) != nil
+        if isJSONBody || response.status == .notModified { response.headers.append((HTTPHeader.vary, "Accept-Encoding")) }
         let gzip = isJSONBody && response.body.count >= context.configuration.gzipMinBytes
             && (head?.acceptsGzip ?? false)
         if gzip {
             response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
-            response.headers.append(("Content-Encoding", "gzip"))
+            response.headers.append((HTTPHeader.contentEncoding, "gzip"))
         }
-        let isHead = head?.method == "HEAD"
+        let isHead = head?.method == .head
         let closing = close || response.closesConnection || head == nil
         let http10KeepAlive = head?.versionMinor == 0 && !closing
         let (head, body) = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
                                                         http10KeepAlive: http10KeepAlive)
-        return (head, body, response.status, closing)
+        return (head, body, response.status.code, closing)
     }
 
     func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,
                           started: UInt64) {
         let seconds = Double(Clock.now() &- started) / 1e9
-        let method = head?.method ?? "-"
+        let method = head?.method.name ?? "-"
         // Requests answered before their handler ran (a failed check, a stream) still count under their route.
         let route = route ?? head.flatMap { head in
             Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
@@ -161,7 +161,7 @@ final class Server: @unchecked Sendable {
                                    bytes: Int, microseconds: Int, into line: inout [UInt8]) {
         func field(_ name: StaticString, _ value: String) {
             line.append(name)
-            ErrorBody.appendQuoted(value, to: &line)
+            ErrorResponse.appendQuoted(value, to: &line)
         }
         field("{\"requestId\":", requestId)
         field(",\"method\":", method)

@@ -55,19 +55,19 @@ struct Route: Equatable {
     }
 
     /// Whether `method` is served (HEAD where GET is).
-    func allows(_ method: String) -> Bool {
+    func allows(_ method: HTTPMethod) -> Bool {
         switch method {
-        case "GET", "HEAD": methods.contains(.get)
-        case "POST": methods.contains(.post)
-        case "PUT": methods.contains(.put)
-        case "DELETE": methods.contains(.delete)
-        default: false
+        case .get, .head: methods.contains(.get)
+        case .post: methods.contains(.post)
+        case .put: methods.contains(.put)
+        case .delete: methods.contains(.delete)
+        case .other: false
         }
     }
 
-    /// The `Allow` header's methods, HEAD included where GET is.
-    var allowHeader: [String] {
-        [(Methods.get, "GET"), (.post, "POST"), (.put, "PUT"), (.delete, "DELETE"), (.get, "HEAD")]
+    /// The methods served, in the order of the `Allow` header: HEAD included where GET is.
+    var allowedMethods: [HTTPMethod] {
+        [(Methods.get, HTTPMethod.get), (.post, .post), (.put, .put), (.delete, .delete), (.get, .head)]
             .filter { methods.contains($0.0) }.map(\.1)
     }
 }

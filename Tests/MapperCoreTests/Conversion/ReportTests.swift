@@ -27,7 +27,7 @@ import Testing
             try! Self.snapshot().validate($0, model: "U", options: options())
         }
         let report = try result.get().report
-        #expect(String(decoding: report.render(requestId: "r1", includeError: false), as: UTF8.self) == """
+        #expect(String(decoding: report.render(), as: UTF8.self) == """
             {"valid":true,"model":"U","result":{"uid":1,"n":2},"errors":[],"warnings":[\
             {"path":"/uid","code":"coerced","message":"string \\"1\\" converted to uint64 1"},\
             {"path":"/n","code":"coerced","message":"string \\"2\\" converted to int8 2"}]}
@@ -42,7 +42,7 @@ import Testing
             try! Self.snapshot().validate($0, model: "U", options: options())
         }
         let report = try result.get().report
-        #expect(String(decoding: report.render(requestId: nil, includeError: false), as: UTF8.self) == """
+        #expect(String(decoding: report.render(), as: UTF8.self) == """
             {"valid":true,"model":"U","result":{"uid":7,"n":0},"errors":[],"warnings":[\
             {"path":"/uid","code":"coerced","message":"string \\"7.9\\" converted to uint64 7 (fraction truncated)"},\
             {"path":"/n","code":"null_to_default","message":"null converted to the int8 default"}]}
@@ -81,7 +81,7 @@ import Testing
         let result = Array(#"{"kind":"c","r":2}"#.utf8).withUnsafeBytes {
             try! Self.snapshot().validate($0, model: "Shape", options: options())
         }
-        let body = String(decoding: try result.get().report.render(requestId: nil, includeError: false), as: UTF8.self)
+        let body = String(decoding: try result.get().report.render(), as: UTF8.self)
         #expect(body == #"{"valid":true,"model":"Shape","built":"Circle","result":{"kind":"c","r":2},"errors":[],"warnings":[]}"#)
     }
 
@@ -94,8 +94,8 @@ import Testing
             return
         }
         #expect(report.entries.count == 3)
-        #expect(String(decoding: report.render(requestId: "abc", includeError: true), as: UTF8.self) == """
-            {"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"abc"},"valid":false,\
+        #expect(String(decoding: report.render(), as: UTF8.self) == """
+            {"valid":false,\
             "model":"U","result":{"uid":0,"n":0},\
             "errors":[{"path":"/uid","code":"missing_required","message":"uid is required"}],\
             "warnings":[{"path":"/uid","code":"not_a_number","message":"expected uint64, got string \\"x\\""}],\

@@ -29,8 +29,6 @@ import Testing
         (.chunkLineTooLong(offset: 1, limit: 2), 400, "bad_request"),
         (.invalidChunkDataEnd(offset: 1), 400, "bad_request"),
         (.unknownParserError(code: 99, offset: 1), 400, "bad_request"),
-        (.lengthRequired, 411, "length_required"),
-        (.bodyTooLarge(limit: 8), 413, "body_too_large"),
         (.targetTooLong(limit: 8), 414, "uri_too_long"),
         (.headersTooLarge(limit: 8), 431, "headers_too_large"),
         (.tooManyHeaderFields(limit: 8), 431, "headers_too_large"),
@@ -41,7 +39,7 @@ import Testing
 
     @Test(arguments: cases)
     func answersWithTheStatusAndCodeOfTheAPI(_ error: HTTPParseError, status: Int, code: String) {
-        #expect(error.status == status)
+        #expect(error.status == HTTPStatus(status))
         #expect(error.code == code)
     }
 

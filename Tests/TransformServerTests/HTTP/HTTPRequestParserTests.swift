@@ -24,7 +24,7 @@ import Testing
 
     @Test func parsesMethodTargetAndLowercasedFieldNames() throws {
         let head = try #require(try Self.parse("POST /convert/User?x=%41 HTTP/1.1\r\nHost: a\r\nX-Trace:  t 1 \r\n\r\n", limits: .init()).get())
-        #expect(head.method == "POST")
+        #expect(head.method == .post)
         #expect(head.target == "/convert/User?x=%41")
         #expect(head.versionMinor == 1)
         #expect(head.headers.map(\.name) == ["host", "x-trace"])
@@ -168,7 +168,7 @@ import Testing
     @Test func mapsAnUnknownCodeToAPlainBadRequest() {
         let error = HTTPRequestParser.parseError(code: 999, offset: 3, limits: Self.small)
         #expect(error == .unknownParserError(code: 999, offset: 3))
-        #expect(error.status == 400)
+        #expect(error.status == .badRequest)
     }
 
     @Test func decodesAChunkedBodyIntoTheCallersBuffer() throws {

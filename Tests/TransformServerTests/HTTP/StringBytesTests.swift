@@ -31,7 +31,7 @@ struct StringBytesTests {
     }
 
     @Test func findsResponseHeadersWhateverTheirCase() {
-        var response = HTTPResponse.json(200, [])
+        var response = HTTPResponse.json(.ok, [])
         response.headers.append(("X-Request-Id", "abc"))
         #expect(response.header("content-type") == "application/json; charset=utf-8")
         #expect(response.header("X-REQUEST-ID") == "abc")

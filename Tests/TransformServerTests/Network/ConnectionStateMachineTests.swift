@@ -28,8 +28,8 @@ import Testing
         var machine = Self.make()
         let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n{\"uid\"")
         let head = try! #require(decidedHead(actions))
-        #expect(head.method == "POST")
-        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        #expect(head.method == .post)
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0).isEmpty)
         let rest = feed(&machine, ":1}")
         #expect(rest == [.handle(head, body: ArraySlice(#"{"uid":1}"#.utf8), isLast: false)])
         #expect(machine.isHandling)
@@ -41,7 +41,7 @@ import Testing
         let one = try! #require(decidedHead(first))
         #expect(one.target == "/health")
         #expect(first.count == 1, "the second request waits")
-        #expect(machine.decided(.read(limit: 0), now: 0) == [.handle(one, body: [], isLast: false)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 0) == [.handle(one, body: [], isLast: false)])
         let next = machine.responded(closed: false, now: 0)
         #expect(decidedHead(next)?.target == "/ready")
     }
@@ -49,13 +49,13 @@ import Testing
     @Test func rejectsAnAnnouncedBodyOverTheLimitWithoutWaitingForIt() {
         var machine = Self.make()
         let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
-        let response = machine.decided(.read(limit: 10), now: 0)
-        guard case .respond(let answer, _, let close)? = response.first else {
+        let response = machine.decided(.read(limit: BodyLimit(bytes: 10)), now: 0)
+        guard case .fail(let answer, _, let close)? = response.first else {
             Issue.record("expected a 413, got \(response)")
             return
         }
         #expect(decidedHead(actions) != nil)
-        #expect(answer.status == 413)
+        #expect(answer.status == .contentTooLarge)
         #expect(close)
         #expect(machine.isClosed)
     }
@@ -63,28 +63,28 @@ import Testing
     @Test func sendsContinueOnlyWhenTheBodyWillBeRead() {
         var accepting = Self.make()
         _ = feed(&accepting, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
-        #expect(accepting.decided(.read(limit: 10), now: 0) == [.sendContinue])
+        #expect(accepting.decided(.read(limit: BodyLimit(bytes: 10)), now: 0) == [.sendContinue])
         var refusing = Self.make()
         _ = feed(&refusing, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
-        let notFound = ErrorResponse.notFound()
-        guard case .respond(let response, _, let close)? = refusing.decided(.reject(notFound), now: 0).first else {
+        let notFound = RequestError.notFound
+        guard case .fail(let response, _, let close)? = refusing.decided(.reject(notFound), now: 0).first else {
             Issue.record("expected the final status instead of 100")
             return
         }
-        #expect(response.status == 404)
+        #expect(response.status == .notFound)
         #expect(close)
     }
 
     @Test func discardsTheBodyOfARejectedRequestAndKeepsTheConnection() {
         var machine = Self.make()
         _ = feed(&machine, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nab")
-        #expect(machine.decided(.reject(ErrorResponse.notFound()), now: 0).isEmpty)
+        #expect(machine.decided(.reject(RequestError.notFound), now: 0).isEmpty)
         let actions = feed(&machine, "cd")
-        guard case .respond(let response, _, let close)? = actions.first else {
+        guard case .fail(let response, _, let close)? = actions.first else {
             Issue.record("expected the 404 once the body is read, got \(actions)")
             return
         }
-        #expect(response.status == 404)
+        #expect(response.status == .notFound)
         #expect(!close)
     }
 
@@ -93,7 +93,7 @@ import Testing
     func aContentLengthPastIntMaxIsDiscardedOrStreamedWithoutATrap(length: String) {
         var refused = Self.make()
         _ = feed(&refused, "POST /nothing HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\nab")
-        _ = refused.decided(.reject(ErrorResponse.notFound()), now: 0)
+        _ = refused.decided(.reject(RequestError.notFound), now: 0)
         _ = feed(&refused, "cd")
         #expect(!refused.isHandling)
         var streamed = Self.make()
@@ -106,32 +106,32 @@ import Testing
     @Test func aRefusedBodyOverTheLimitIsNotReadButAnsweredAtOnce() {
         var announced = Self.make { $0.maxBodyBytes = 100 }
         _ = feed(&announced, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n")
-        let answer = announced.decided(.reject(ErrorResponse.notFound()), now: 0)
-        guard case .respond(let response, _, true)? = answer.first else {
+        let answer = announced.decided(.reject(RequestError.notFound), now: 0)
+        guard case .fail(let response, _, true)? = answer.first else {
             Issue.record("expected the 413 at once, closing; got \(answer)")
             return
         }
-        #expect(response.status == 413)
+        #expect(response.status == .contentTooLarge)
         var chunked = Self.make { $0.maxBodyBytes = 100 }
         _ = feed(&chunked, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
-        #expect(chunked.decided(.reject(ErrorResponse.notFound()), now: 0).isEmpty)
+        #expect(chunked.decided(.reject(RequestError.notFound), now: 0).isEmpty)
         #expect(feed(&chunked, "32\r\n\(String(repeating: "x", count: 50))\r\n").isEmpty)
         let past = feed(&chunked, "33\r\n")
-        guard case .respond(let refusal, _, true)? = past.first else {
+        guard case .fail(let refusal, _, true)? = past.first else {
             Issue.record("expected the 413 once the chunks pass the limit; got \(past)")
             return
         }
-        #expect(refusal.status == 413)
+        #expect(refusal.status == .contentTooLarge)
     }
 
     @Test func malformedHeadsCloseWith400() {
         var machine = Self.make()
         let actions = feed(&machine, "GET /x HTTP/1.1\r\nHost : a\r\n\r\n")
-        guard case .respond(let response, _, true)? = actions.first else {
+        guard case .fail(let response, _, true)? = actions.first else {
             Issue.record("expected a closing 400, got \(actions)")
             return
         }
-        #expect(response.status == 400)
+        #expect(response.status == .badRequest)
         #expect(machine.isClosed)
     }
 
@@ -139,11 +139,11 @@ import Testing
         var machine = Self.make { $0.headerTimeout = 5 * Self.second }
         _ = feed(&machine, "GET /health HTTP/1.1\r\n", now: 10 * Self.second)
         #expect(machine.tick(now: 14 * Self.second).isEmpty)
-        guard case .respond(let response, _, true)? = machine.tick(now: 15 * Self.second).first else {
+        guard case .fail(let response, _, true)? = machine.tick(now: 15 * Self.second).first else {
             Issue.record("expected a 408")
             return
         }
-        #expect(response.status == 408)
+        #expect(response.status == .requestTimeout)
     }
 
     @Test func idleConnectionsCloseSilentlyAfterTheKeepAliveTimeout() {
@@ -155,45 +155,45 @@ import Testing
     @Test func bodyTimeoutCountsFromTheLastByte() {
         var machine = Self.make { $0.bodyTimeout = 2 * Self.second }
         _ = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n")
-        _ = machine.decided(.read(limit: 10), now: 0)
+        _ = machine.decided(.read(limit: BodyLimit(bytes: 10)), now: 0)
         _ = feed(&machine, "ab", now: 1 * Self.second)
         #expect(machine.tick(now: 2 * Self.second).isEmpty)
-        guard case .respond(let response, _, true)? = machine.tick(now: 3 * Self.second).first else {
+        guard case .fail(let response, _, true)? = machine.tick(now: 3 * Self.second).first else {
             Issue.record("expected a 408")
             return
         }
-        #expect(response.status == 408)
+        #expect(response.status == .requestTimeout)
     }
 
     @Test func theLastAllowedRequestIsMarked() {
         var machine = Self.make { $0.maxRequestsPerConnection = 1 }
         let actions = feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
         let head = try! #require(decidedHead(actions))
-        #expect(machine.decided(.read(limit: 0), now: 0) == [.handle(head, body: [], isLast: true)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 0) == [.handle(head, body: [], isLast: true)])
     }
 
     @Test func aRequestStartingAtTheMaximumAgeIsTheLastAndOneStartedBeforeIsNot() {
         var machine = Self.make(now: 10 * Self.second) { $0.maxConnectionAge = 5 * Self.second }
         let get = "GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
         let young = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second - 1)))
-        #expect(machine.decided(.read(limit: 0), now: 15 * Self.second - 1) == [.handle(young, body: [], isLast: false)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second - 1) == [.handle(young, body: [], isLast: false)])
         #expect(machine.responded(closed: false, now: 15 * Self.second - 1).isEmpty)
         let old = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second)))
-        #expect(machine.decided(.read(limit: 0), now: 15 * Self.second) == [.handle(old, body: [], isLast: true)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second) == [.handle(old, body: [], isLast: true)])
     }
 
     @Test func aRequestWhoseFirstByteCameBeforeTheMaximumAgeIsNotTheLast() {
         var machine = Self.make { $0.maxConnectionAge = 5 * Self.second }
         #expect(feed(&machine, "GET /health HTTP/1.1\r\n", now: 4 * Self.second).isEmpty)
         let head = try! #require(decidedHead(feed(&machine, "Host: a\r\n\r\n", now: 6 * Self.second)))
-        #expect(machine.decided(.read(limit: 0), now: 6 * Self.second) == [.handle(head, body: [], isLast: false)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 6 * Self.second) == [.handle(head, body: [], isLast: false)])
     }
 
     @Test func aDiscardedRequestPastTheMaximumAgeClosesTheConnection() {
         var machine = Self.make { $0.maxConnectionAge = Self.second }
         _ = feed(&machine, "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}", now: 2 * Self.second)
-        let reject = ErrorResponse.make(404, "not_found", "No such route.")
-        guard case .respond(_, _, let close)? = machine.decided(.reject(reject), now: 2 * Self.second).first else {
+        let reject = RequestError.notFound
+        guard case .fail(_, _, let close)? = machine.decided(.reject(reject), now: 2 * Self.second).first else {
             Issue.record("expected a response")
             return
         }
@@ -204,7 +204,7 @@ import Testing
         var machine = Self.make()
         let head = try! #require(decidedHead(feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n",
                                                   now: 1_000_000 * Self.second)))
-        #expect(machine.decided(.read(limit: 0), now: 1_000_000 * Self.second) == [.handle(head, body: [], isLast: false)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 1_000_000 * Self.second) == [.handle(head, body: [], isLast: false)])
     }
 
     @Test func drainingClosesIdleConnectionsAndRefusesNewRequests() {
@@ -219,17 +219,17 @@ import Testing
         var machine = Self.make()
         let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")
         let head = try! #require(decidedHead(actions))
-        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0).isEmpty)
         #expect(feed(&machine, "c\r\n0\r\n\r\n") == [.handle(head, body: ArraySlice("abc".utf8), isLast: false)])
     }
 
     @Test func aPostWithoutFramingIs411() {
         var machine = Self.make()
-        guard case .respond(let response, _, true)? = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n").first else {
+        guard case .fail(let response, _, true)? = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n").first else {
             Issue.record("expected a 411")
             return
         }
-        #expect(response.status == 411)
+        #expect(response.status == .lengthRequired)
     }
 }
 
@@ -248,14 +248,14 @@ extension ConnectionStateMachineTests {
         let actions = feed(
             &machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
         let head = try! #require(decidedHead(actions))
-        #expect(machine.decided(.read(limit: 100), now: 0) == [.handle(head, body: ArraySlice("{}".utf8), isLast: false)])
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0) == [.handle(head, body: ArraySlice("{}".utf8), isLast: false)])
         #expect(decidedHead(machine.responded(closed: false, now: 0))?.target == "/health")
     }
 
     @Test func aBodyInManyReadsIsHandedOverWhole() {
         var machine = Self.make()
         let head = try! #require(decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n")))
-        #expect(machine.decided(.read(limit: 100), now: 0).isEmpty)
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0).isEmpty)
         #expect(feed(&machine, "[1,").isEmpty)
         #expect(feed(&machine, "2,3,").isEmpty)
         #expect(feed(&machine, "4,5]GET") == [.handle(head, body: ArraySlice("[1,2,3,4,5]".utf8), isLast: false)])
@@ -267,7 +267,7 @@ extension ConnectionStateMachineTests {
         var machine = Self.make()
         let head = "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 100000000\r\n\r\n"
         #expect(decidedHead(feed(&machine, head)) != nil)
-        #expect(machine.decided(.read(limit: 200_000_000), now: 0).isEmpty)
+        #expect(machine.decided(.read(limit: BodyLimit(bytes: 200_000_000)), now: 0).isEmpty)
         #expect(machine.inputCapacity < 4096, "nothing reserved for the 100 MB announced")
         #expect(feed(&machine, String(repeating: "x", count: 10_000)).isEmpty)
         #expect(machine.inputCapacity < 64 << 10, "what arrived, and room to grow")
@@ -290,7 +290,7 @@ extension ConnectionStateMachineTests {
         let actions = feed(&machine, "Host: a\r\nContent-Length: 5\r\n\r\n", now: 3 * Self.second)
         let head = try! #require(decidedHead(actions))
         #expect(machine.deadline == .max, "no timeout while the server decides")
-        _ = machine.decided(.read(limit: 10), now: 5 * Self.second)
+        _ = machine.decided(.read(limit: BodyLimit(bytes: 10)), now: 5 * Self.second)
         #expect(machine.deadline == 9 * Self.second, "the body timeout")
         _ = feed(&machine, "ab", now: 7 * Self.second)
         #expect(machine.deadline == 11 * Self.second, "counted from the last byte")

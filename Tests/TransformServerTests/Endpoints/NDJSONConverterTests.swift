@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-@testable import MapperCore
+@testable import TransformServer
 
+/// MapperCore's line-by-line NDJSON conversion with the server's error records (`ErrorResponse.writeRecord`).
 @Suite struct NDJSONConverterTests {
     static let schema = #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"name":"string"}}"#
 
     func convert(_ input: String, chunk: Int = .max, mode: ConversionOptions.Mode = .lax, maxLine: Int = 1_048_576,
                  kind: NDJSONConverter.Kind = .convert) throws -> (out: String, warnings: Int, errors: Int) {
-        let snapshot = try SchemaRegistry.make(Self.schema).current
+        let snapshot = try SchemaRegistry().load([SchemaFile(name: "u.json", bytes: Array(Self.schema.utf8))])
         var options = ConversionOptions()
         options.mode = mode
-        var converter = NDJSONConverter(snapshot: snapshot, model: "U", options: options, kind: kind, maxLineBytes: maxLine)
+        var converter = NDJSONConverter(snapshot: snapshot, model: "U", options: options, kind: kind, maxLineBytes: maxLine,
+                                        records: ErrorResponse.writeRecord)
         var out: [UInt8] = []
         let bytes = Array(input.utf8)
         var start = 0
