@@ -18,10 +18,9 @@ enum ConversionEndpoint {
             return .unsupportedMediaType("Only the utf-8 charset is accepted, not \"\(charset)\".")
         }
         if type.isJSON { return nil }
-        if type.isNDJSON, case .conversion(_, .array) = route.kind { return nil }
+        if type.isNDJSON, route.isArrayConversion { return nil }
         return .unsupportedMediaType("Content-Type \"\(value)\" is not accepted here; send application/json"
-            + (route.kind == .conversion(.convert, .array) || route.kind == .conversion(.normalize, .array)
-               || route.kind == .conversion(.validate, .array) ? " or application/x-ndjson." : "."))
+            + (route.isArrayConversion ? " or application/x-ndjson." : "."))
     }
 
     /// `Content-Encoding` may be gzip, x-gzip or identity.
@@ -48,39 +47,43 @@ enum ConversionEndpoint {
 
     // MARK: - Conversion
 
+    /// What a conversion route asks of MapperCore.
+    enum Work {
+        case convert(Route.Operation, Route.Batch)
+        case compare
+        case merge
+    }
+
     /// Converts the body with the model's current version, or the pinned one (`?version=N`); every answer once the
     /// model is resolved carries `X-Model-Version` (docs/lifecycle.md), its text rendered once per snapshot.
-    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
+    static func handle(_ request: RequestHandler.Request, _ work: Work, model: String,
+                       context: ServerContext) -> HTTPResponse {
         let snapshot = request.pinned ?? context.registry.current
-        var response = convert(request, snapshot: snapshot, context: context)
-        if let version = snapshot.versionText(of: request.route.model!) {
+        var response = convert(request, work, model: model, snapshot: snapshot, context: context)
+        if let version = snapshot.versionText(of: model) {
             response.headers.append((HTTPHeader.xModelVersion, version))
         }
         return response
     }
 
-    private static func convert(_ request: RequestHandler.Request, snapshot: RegistrySnapshot,
-                                context: ServerContext) -> HTTPResponse {
+    private static func convert(_ request: RequestHandler.Request, _ work: Work, model: String,
+                                snapshot: RegistrySnapshot, context: ServerContext) -> HTTPResponse {
         // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
         let body: ArraySlice<UInt8>
         switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let error): return error.response
         case .success(let bytes): body = bytes
         }
-        let model = request.route.model!
-        var options = context.conversionOptions
-        options.mode = request.query["mode"] == "strict" ? .strict : .lax
-        options.input = request.query["from"] == "model" ? .model : .wire
-        options.hash = request.query["hash"] == "true"
+        let normalizes = if case .convert(.normalize, _) = work { true } else { false }
+        let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions,
+                                                        writesWire: normalizes)
         let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
-            switch request.route.kind {
+            switch work {
             case .compare:
                 return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
             case .merge:
-                options.output = request.query["keys"] == "mapped" ? .wire : .model
                 return snapshot.merge(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-            case .conversion(let operation, let batch):
-                options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+            case .convert(let operation, let batch):
                 switch (operation, batch) {
                 case (.validate, .single):
                     return snapshot.validate(bytes, model: model, options: options).map { valid in
@@ -102,8 +105,6 @@ enum ConversionEndpoint {
                 case (_, .dictionary):
                     return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
                 }
-            default:
-                preconditionFailure("not a conversion route")
             }
         }
         switch result {

@@ -29,7 +29,7 @@ struct NDJSONStream {
     /// The response head: 200 with the NDJSON type, chunked with a trailer (HTTP/1.1) or close-delimited.
     func head() -> HTTPResponse {
         var response = HTTPResponse(status: .ok, headers: [(HTTPHeader.contentType, "application/x-ndjson"),
-                                                           (HTTPHeader.vary, "Accept-Encoding")])
+                                                           (HTTPHeader.vary, HTTPHeader.acceptEncoding)])
         if deflater != nil { response.headers.append((HTTPHeader.contentEncoding, "gzip")) }
         if let modelVersion { response.headers.append((HTTPHeader.xModelVersion, modelVersion)) }
         if !http10 { response.headers.append((HTTPHeader.trailer, HTTPHeader.xTransformWarnings)) }

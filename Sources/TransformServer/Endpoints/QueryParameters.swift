@@ -12,7 +12,7 @@ enum QueryParameters {
     static func allowed(for route: Route) -> [String: Set<String>] {
         var allowed: [String: Set<String>] = ["mode": ["lax", "strict"]]
         switch route.kind {
-        case .conversion(let operation, let batch):
+        case .conversion(let operation, let batch, _):
             allowed["from"] = ["wire", "model"]
             if operation == .convert { allowed["keys"] = ["names", "mapped"] }
             if batch == .single { allowed["hash"] = ["false", "true"] }
@@ -67,6 +67,20 @@ enum QueryParameters {
 }
 
 extension QueryParameters {
+    /// The conversion options a request's query asks for (docs/api.md, query parameters) over the server's
+    /// `defaults`: `mode`, `from`, `keys` and `hash`; `writesWire` for the routes that always write the wire form
+    /// (`/normalize`). A parameter a route does not take never reaches here (`parse` refused it), so it keeps its
+    /// default.
+    static func conversionOptions(_ query: [String: String], defaults: ConversionOptions,
+                                  writesWire: Bool = false) -> ConversionOptions {
+        var options = defaults
+        options.mode = query["mode"] == "strict" ? .strict : .lax
+        options.input = query["from"] == "model" ? .model : .wire
+        options.output = writesWire || query["keys"] == "mapped" ? .wire : .model
+        options.hash = query["hash"] == "true"
+        return options
+    }
+
     /// The values of `names` in a query that registry routes otherwise ignore: no errors, the first value wins.
     static func lenient(_ raw: Substring?, keeping names: Set<String>) -> [String: String] {
         var result: [String: String] = [:]

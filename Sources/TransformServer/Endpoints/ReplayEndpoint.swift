@@ -5,8 +5,7 @@ import MapperCore
 /// `POST /schemas/{Model}/replay` (docs/lifecycle.md, Replay): no token, nothing stored; the body limit is the
 /// `/array` one.
 enum ReplayEndpoint {
-    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
+    static func handle(_ request: RequestHandler.Request, model name: String, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let error): return error.response
@@ -30,8 +29,7 @@ enum ReplayEndpoint {
                 return moved
             }).response
         }
-        var options = context.conversionOptions
-        options.mode = request.query["mode"] == "strict" ? .strict : .lax
+        let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions)
         return .json(.ok, Replay.run(parsed.documents, model: name, current: current, proposed: proposed,
                                      options: options, maxEntries: context.configuration.maxReportEntries,
                                      failureBody: { ErrorResponse.body($0, requestId: nil) }))

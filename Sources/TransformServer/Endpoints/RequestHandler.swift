@@ -44,8 +44,9 @@ struct RequestHandler {
         case .failure(let error): return (isNDJSON(head) ? .rejectNow(error) : .reject(error), nil)
         case .success(let request):
             // Only the /array routes accept NDJSON (checkMediaType answered 415 elsewhere).
-            if case .conversion(_, .array) = request.route.kind, isNDJSON(head) {
-                // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
+            if request.route.isArrayConversion, isNDJSON(head) {
+                // NDJSON bodies are streams with no total limit (docs/api.md), converted line by line as they
+                // arrive.
                 return (.stream, request)
             }
             return (.read(limit: BodyLimit(bytes: context.configuration.maxBodyBytes)), request)
@@ -62,27 +63,32 @@ struct RequestHandler {
         let request = Request(head: head, route: route, snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }
         // A write through a shared store decides existence on the committed state, not on this replica's view.
-        let decidedByStore = route.kind == .schema && (head.method == .put || head.method == .delete && context.shared != nil)
+        let decidedByStore: Bool
+        switch route.kind {
+        case .schema: decidedByStore = head.method == .put || head.method == .delete && context.shared != nil
+        // `…/config` answers for any name (a model's configuration may precede it).
+        case .config: decidedByStore = true
+        default: decidedByStore = false
+        }
         // A name deleted through the API keeps its versions listed and pinnable (docs/lifecycle.md).
         var historyOnly = false
-        // `…/config` answers for any name (a model's configuration may precede it).
-        if let model = route.model, !request.snapshot.contains(model), !decidedByStore, route.kind != .config {
+        if let model = route.model, !request.snapshot.contains(model), !decidedByStore {
             guard route.readsHistory, request.snapshot.lifecycles[model]?.versions.isEmpty == false else {
                 return .failure(.unknownModel(model))
             }
             historyOnly = true
         }
         switch route.kind {
-        case .conversion, .compare, .merge:
+        case .conversion(_, _, let model), .compare(let model), .merge(let model):
             switch QueryParameters.parse(rawQuery, for: route) {
-            case .failure(let response): return .failure(response)
+            case .failure(let error): return .failure(error)
             case .success(let query): request.query = query
             }
             // The current version costs nothing here: no parameters, no lookup.
             if !request.query.isEmpty, request.query["version"] != nil {
-                if let failure = pin(request) { return .failure(failure) }
+                if let failure = pin(request, model: model) { return .failure(failure) }
             } else if historyOnly {
-                return .failure(.unknownModel(route.model!))
+                return .failure(.unknownModel(model))
             }
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
@@ -95,9 +101,9 @@ struct RequestHandler {
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .compatibility, .replay, .config:
-            if route.kind != .config {
+            if case .config = route.kind {} else {
                 switch QueryParameters.parse(rawQuery, for: route) {
-                case .failure(let response): return .failure(response)
+                case .failure(let error): return .failure(error)
                 case .success(let query): request.query = query
                 }
             }
@@ -118,8 +124,7 @@ struct RequestHandler {
 
     /// Resolves `?version=N` to its compiled snapshot (compiled on first use): `404 unknown_version` when it is not
     /// kept.
-    private func pin(_ request: Request) -> RequestError? {
-        let model = request.route.model!
+    private func pin(_ request: Request, model: String) -> RequestError? {
         let version = Int(request.query["version"]!)!  // QueryParameters checked it
         switch request.snapshot.pinned(model, version: version) {
         case .success(let snapshot):
@@ -134,21 +139,19 @@ struct RequestHandler {
 
     /// The converter for a streamed NDJSON request (its head was decided `.stream`).
     func makeStream(_ request: Request) -> NDJSONStream? {
-        guard case .conversion(let operation, _) = request.route.kind else { return nil }
+        guard case .conversion(let operation, _, let model) = request.route.kind else { return nil }
         let head = request.head
-        var options = context.conversionOptions
-        options.mode = request.query["mode"] == "strict" ? .strict : .lax
-        options.input = request.query["from"] == "model" ? .model : .wire
-        options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+        let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions,
+                                                        writesWire: operation == .normalize)
         let snapshot = request.pinned ?? request.snapshot
         let converter = NDJSONConverter(
-            snapshot: snapshot, model: request.route.model!, options: options,
+            snapshot: snapshot, model: model, options: options,
             kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes,
             records: ErrorResponse.writeRecord)
-        context.metrics.recordConversion(model: request.route.model!, outcome: "ok")
+        context.metrics.recordConversion(model: model, outcome: "ok")
         return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
                             gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0,
-                            modelVersion: snapshot.versionText(of: request.route.model!))
+                            modelVersion: snapshot.versionText(of: model))
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {
@@ -160,11 +163,18 @@ struct RequestHandler {
         request.body = body
         request.requestId = requestId
         switch request.route.kind {
-        case .conversion, .compare, .merge: return ConversionEndpoint.handle(request, context: context)
-        case .schemas, .schema, .jsonSchema: return SchemasEndpoint.handle(request, context: context)
-        case .versions, .version: return SchemaVersionsEndpoint.handle(request)
-        case .config, .compatibility: return SchemaLifecycleEndpoint.handle(request, context: context)
-        case .replay: return ReplayEndpoint.handle(request, context: context)
+        case .conversion(let operation, let batch, let model):
+            return ConversionEndpoint.handle(request, .convert(operation, batch), model: model, context: context)
+        case .compare(let model): return ConversionEndpoint.handle(request, .compare, model: model, context: context)
+        case .merge(let model): return ConversionEndpoint.handle(request, .merge, model: model, context: context)
+        case .schemas: return SchemasEndpoint.handle(request, context: context)
+        case .schema(let model): return SchemasEndpoint.handle(request, model: model, context: context)
+        case .jsonSchema(let model): return SchemasEndpoint.jsonSchema(request, model: model, context: context)
+        case .versions(let model): return SchemaVersionsEndpoint.list(request, model: model)
+        case .version(let model, let number): return SchemaVersionsEndpoint.version(request, model: model, number: number)
+        case .config(let model): return SchemaLifecycleEndpoint.handle(request, model: model, context: context)
+        case .compatibility(let model): return SchemaLifecycleEndpoint.dryRun(request, model: model, context: context)
+        case .replay(let model): return ReplayEndpoint.handle(request, model: model, context: context)
         case .importSchema: return SchemasEndpoint.importSchema(request, context: context)
         case .health: return HealthEndpoint.health(context)
         case .ready: return HealthEndpoint.ready(context)

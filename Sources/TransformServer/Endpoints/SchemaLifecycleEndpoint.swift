@@ -5,11 +5,10 @@ import Synchronization
 
 /// `GET|PUT /schemas/{Model}/config` and the dry run `POST /schemas/{Model}/compatibility` (docs/lifecycle.md).
 enum SchemaLifecycleEndpoint {
-    static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
-        switch (request.route.kind, request.head.method) {
-        case (.compatibility, _): return dryRun(request, context: context)
-        case (_, .put): return configure(request, context: context)
+    /// `GET|PUT /schemas/{Model}/config`.
+    static func handle(_ request: RequestHandler.Request, model name: String, context: ServerContext) -> HTTPResponse {
+        switch request.head.method {
+        case .put: return configure(request, name: name, context: context)
         default:
             guard isModelName(name) else { return RequestError.unknownModel(name).response }
             return config(context.registry.current, name, context)
@@ -31,8 +30,7 @@ enum SchemaLifecycleEndpoint {
         }
     }
 
-    private static func configure(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
+    private static func configure(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse {
         guard isModelName(name) else { return RequestError.unknownModel(name).response }
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
@@ -54,9 +52,9 @@ enum SchemaLifecycleEndpoint {
         }
     }
 
-    /// `200 {"compatible", "level", "against", "differences"}`; nothing is stored.
-    private static func dryRun(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
+    /// `POST /schemas/{Model}/compatibility`: `200 {"compatible", "level", "against", "differences"}`; nothing is
+    /// stored.
+    static func dryRun(_ request: RequestHandler.Request, model name: String, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let error): return error.response

@@ -23,8 +23,13 @@ enum SchemasEndpoint {
 
     /// `PUT` or `DELETE /schemas/{Model}`, or `POST /schemas`.
     static func isWrite(_ route: Route, method: HTTPMethod) -> Bool {
-        (route.kind == .schema && (method == .put || method == .delete)) || (route.kind == .schemas && method == .post)
-            || (route.kind == .config && method == .put) || route.kind == .importSchema
+        switch route.kind {
+        case .schema: method == .put || method == .delete
+        case .schemas: method == .post
+        case .config: method == .put
+        case .importSchema: true
+        default: false
+        }
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -40,7 +45,7 @@ enum SchemasEndpoint {
     /// (`*` on PUT: create only if absent), on GET and HEAD 304. With a shared store, `If-Match` on writes is
     /// judged against the committed state instead (docs/cluster.md).
     static func checkPreconditions(_ request: RequestHandler.Request, shared: Bool = false) -> RequestError? {
-        guard request.route.kind == .schema, let name = request.route.model else { return nil }
+        guard case .schema(let name) = request.route.kind else { return nil }
         let current = request.snapshot.entries[name]
         let isWrite = request.head.method == .put || request.head.method == .delete
         if isWrite, !shared, let ifMatch = request.header(HTTPHeader.Request.ifMatch) {
@@ -80,11 +85,12 @@ enum SchemasEndpoint {
         return response
     }
 
+    /// `GET /schemas` (the listing) and `POST /schemas` (a bundle).
     static func handle(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
         let snapshot = context.registry.current
-        switch (request.route.kind, request.head.method) {
-        case (.schemas, .post): return writeBundle(request, context: context)
-        case (.schemas, _):
+        switch request.head.method {
+        case .post: return writeBundle(request, context: context)
+        default:
             var body: [UInt8] = Array("{\"models\":[".utf8)
             for (i, name) in snapshot.modelNames.enumerated() {
                 let entry = snapshot.entries[name]!
@@ -95,28 +101,36 @@ enum SchemasEndpoint {
             }
             body += Array("]}".utf8)
             return read(body, etag: nil)
-        case (.jsonSchema, _):
-            // `view=output` answers the output side (docs/lifecycle.md); other parameters are ignored, as on every
-            // registry route.
-            let view: CompatibilityView = request.query["view"] == "output" ? .output : .input
-            guard let document = snapshot.jsonSchema(for: request.route.model!, view: view) else {
-                return RequestError.unknownModel(request.route.model!).response
-            }
-            let etag = ModelEntry.etag(for: document)
-            if let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch), noneMatchFails(ifNoneMatch, etag: etag) {
-                return RequestError.notModified(etag: etag).response
-            }
-            return read(document, etag: etag)
-        case (.schema, .put): return write(request, context: context)
-        case (.schema, .delete): return delete(request, context: context)
+        }
+    }
+
+    /// `GET /schemas/{Model}/jsonschema`: `view=output` answers the output side (docs/lifecycle.md); other
+    /// parameters are ignored, as on every registry route.
+    static func jsonSchema(_ request: RequestHandler.Request, model: String, context: ServerContext) -> HTTPResponse {
+        let view: CompatibilityView = request.query["view"] == "output" ? .output : .input
+        guard let document = context.registry.current.jsonSchema(for: model, view: view) else {
+            return RequestError.unknownModel(model).response
+        }
+        let etag = ModelEntry.etag(for: document)
+        if let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch), noneMatchFails(ifNoneMatch, etag: etag) {
+            return RequestError.notModified(etag: etag).response
+        }
+        return read(document, etag: etag)
+    }
+
+    /// `GET|PUT|DELETE /schemas/{Model}`.
+    static func handle(_ request: RequestHandler.Request, model: String, context: ServerContext) -> HTTPResponse {
+        switch request.head.method {
+        case .put: return write(request, name: model, context: context)
+        case .delete: return delete(request, name: model, context: context)
         default:
-            let entry = snapshot.entries[request.route.model!]!
+            // `route` answered 404 for a model the registry lacks.
+            guard let entry = context.registry.current.entries[model] else { return RequestError.unknownModel(model).response }
             return read(entry.document, etag: entry.etag)
         }
     }
 
-    private static func write(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
+    private static func write(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse {
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
         case .failure(let error): return error.response
@@ -198,8 +212,7 @@ enum SchemasEndpoint {
         }
     }
 
-    private static func delete(_ request: RequestHandler.Request, context: ServerContext) -> HTTPResponse {
-        let name = request.route.model!
+    private static func delete(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse {
         if let shared = context.shared {
             return sharedWrite(.delete(name: name, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)), shared)
         }

@@ -132,7 +132,8 @@ extension HTTPRequestHead {
     /// Whether the client accepts a gzip-coded answer (RFC 9110 §5.3: repeated fields are one list).
     var acceptsGzip: Bool {
         // Most clients send no Accept-Encoding: answer that without building the joined list.
-        guard headers.contains(where: { $0.name == "accept-encoding" }) else { return false }
-        return AcceptEncoding.acceptsGzip(headers.filter { $0.name == "accept-encoding" }.map(\.value).joined(separator: ", "))
+        guard headers.contains(where: { $0.name == HTTPHeader.Request.acceptEncoding }) else { return false }
+        return AcceptEncoding.acceptsGzip(
+            headers.filter { $0.name == HTTPHeader.Request.acceptEncoding }.map(\.value).joined(separator: ", "))
     }
 }

@@ -24,6 +24,7 @@ enum HTTPHeader {
 
     /// Request fields, lowercase.
     enum Request {
+        static let acceptEncoding = "accept-encoding"
         static let authorization = "authorization"
         static let contentEncoding = "content-encoding"
         static let contentType = "content-type"

@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A matched route: what it is, its template (the `route` metric label), its model, and its methods.
+/// A matched route: what it is (with the model its path names), its template (the `route` metric label), and its
+/// methods.
 struct Route: Equatable {
     enum Kind: Equatable {
-        case conversion(Operation, Batch)
-        case compare
-        case merge
+        /// `POST /convert|/normalize|/validate/{Model}[/array|/dictionary]`.
+        case conversion(Operation, Batch, model: String)
+        /// `POST /compare/{Model}`.
+        case compare(model: String)
+        /// `POST /merge/{Model}`.
+        case merge(model: String)
         case schemas
-        case schema
-        case jsonSchema
+        /// `GET|PUT|DELETE /schemas/{Model}`.
+        case schema(model: String)
+        /// `GET /schemas/{Model}/jsonschema`.
+        case jsonSchema(model: String)
         /// `GET /schemas/{Model}/versions`.
-        case versions
+        case versions(model: String)
         /// `GET /schemas/{Model}/versions/{n}`; the number as written in the path.
-        case version(String)
+        case version(model: String, number: String)
         /// `GET|PUT /schemas/{Model}/config`.
-        case config
+        case config(model: String)
         /// `POST /schemas/{Model}/compatibility`, the dry run.
-        case compatibility
+        case compatibility(model: String)
         /// `POST /schemas/{Model}/replay`.
-        case replay
+        case replay(model: String)
         /// `POST /schemas/import`.
         case importSchema
         case health
@@ -42,8 +48,22 @@ struct Route: Equatable {
 
     var kind: Kind
     var template: String
-    var model: String?
     var methods: Methods
+
+    /// The model the path names, for the checks every model route shares (`unknown_model`, kept versions); the
+    /// endpoints take it from `kind`.
+    var model: String? {
+        switch kind {
+        case .conversion(_, _, let model), .compare(let model), .merge(let model), .schema(let model),
+            .jsonSchema(let model), .versions(let model), .version(let model, _), .config(let model),
+            .compatibility(let model), .replay(let model):
+            model
+        case .schemas, .importSchema, .health, .ready, .metrics, .rulesEvaluate: nil
+        }
+    }
+
+    /// A conversion route of the `/array` shape, the only one that takes NDJSON.
+    var isArrayConversion: Bool { if case .conversion(_, .array, _) = kind { true } else { false } }
 
     /// Whether the route serves a name deleted through the API that still has kept versions: the history routes,
     /// and the conversions (with `?version=`).

@@ -32,17 +32,17 @@ enum Router {
             if first.equals("normalize") { return conversion(.normalize, .single, "/normalize/{model}", model) }
             if first.equals("validate") { return conversion(.validate, .single, "/validate/{model}", model) }
             if first.equals("compare") {
-                return Route(kind: .compare, template: "/compare/{model}", model: model, methods: .post)
+                return Route(kind: .compare(model: model), template: "/compare/{model}", methods: .post)
             }
             if first.equals("merge") {
-                return Route(kind: .merge, template: "/merge/{model}", model: model, methods: .post)
+                return Route(kind: .merge(model: model), template: "/merge/{model}", methods: .post)
             }
             // `import` is a route, not a model name (docs/lifecycle.md, Import).
             if first.equals("schemas"), segments.second.equals("import") {
                 return Route(kind: .importSchema, template: "/schemas/import", methods: .post)
             }
             if first.equals("schemas") {
-                return Route(kind: .schema, template: "/schemas/{model}", model: model, methods: [.get, .put, .delete])
+                return Route(kind: .schema(model: model), template: "/schemas/{model}", methods: [.get, .put, .delete])
             }
             return nil
         case 3 where !segments.second.isEmpty:
@@ -58,23 +58,23 @@ enum Router {
                     return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
                 }
             } else if third.equals("jsonschema"), first.equals("schemas") {
-                return Route(kind: .jsonSchema, template: "/schemas/{model}/jsonschema", model: model, methods: .get)
+                return Route(kind: .jsonSchema(model: model), template: "/schemas/{model}/jsonschema", methods: .get)
             } else if third.equals("versions"), first.equals("schemas") {
-                return Route(kind: .versions, template: "/schemas/{model}/versions", model: model, methods: .get)
+                return Route(kind: .versions(model: model), template: "/schemas/{model}/versions", methods: .get)
             } else if third.equals("config"), first.equals("schemas") {
-                return Route(kind: .config, template: "/schemas/{model}/config", model: model, methods: [.get, .put])
+                return Route(kind: .config(model: model), template: "/schemas/{model}/config", methods: [.get, .put])
             } else if third.equals("compatibility"), first.equals("schemas") {
-                return Route(kind: .compatibility, template: "/schemas/{model}/compatibility", model: model,
+                return Route(kind: .compatibility(model: model), template: "/schemas/{model}/compatibility",
                              methods: .post)
             } else if third.equals("replay"), first.equals("schemas") {
-                return Route(kind: .replay, template: "/schemas/{model}/replay", model: model, methods: .post)
+                return Route(kind: .replay(model: model), template: "/schemas/{model}/replay", methods: .post)
             }
             return nil
         case 4 where !segments.second.isEmpty && !segments.fourth.isEmpty && !segments.hasMore:
             guard segments.first.equals("schemas"), segments.third.equals("versions") else { return nil }
             let model = String(decoding: segments.second, as: UTF8.self)
             let number = String(decoding: segments.fourth, as: UTF8.self)
-            return Route(kind: .version(number), template: "/schemas/{model}/versions/{version}", model: model,
+            return Route(kind: .version(model: model, number: number), template: "/schemas/{model}/versions/{version}",
                          methods: .get)
         default: return nil
         }
@@ -113,7 +113,7 @@ enum Router {
 
     private static func conversion(_ operation: Route.Operation, _ batch: Route.Batch, _ template: String,
                                    _ model: String) -> Route {
-        Route(kind: .conversion(operation, batch), template: template, model: model, methods: .post)
+        Route(kind: .conversion(operation, batch, model: model), template: template, methods: .post)
     }
 
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the

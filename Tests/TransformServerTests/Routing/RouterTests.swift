@@ -65,4 +65,13 @@ struct RouterTests {
         #expect(Router.percentDecode("/%4") == nil)
         #expect(Router.percentDecode("/%FF") == nil)  // not UTF-8
     }
+
+    @Test func routeKindsCarryTheModelTheirPathNames() throws {
+        #expect(try #require(Router.match("/convert/User/array")).kind == .conversion(.convert, .array, model: "User"))
+        #expect(try #require(Router.match("/merge/User")).kind == .merge(model: "User"))
+        #expect(try #require(Router.match("/schemas/User/versions/03")).kind == .version(model: "User", number: "03"))
+        #expect(try #require(Router.match("/schemas/User/config")).kind == .config(model: "User"))
+        #expect(try #require(Router.match("/schemas/import")).kind == .importSchema)
+        #expect(try #require(Router.match("/schemas")).model == nil)
+    }
 }
