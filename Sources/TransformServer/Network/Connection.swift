@@ -215,7 +215,7 @@ final class Connection {
     /// request"), nothing written, the connection closed.
     private func abandon(head: HTTPRequestHead, route: Route) {
         guard !closed else { return }
-        server.requestCompleted(head: head, route: route, status: 499, bytes: 0, requestId: requestId,
+        server.requestCompleted(head: head, route: route, status: .clientClosedRequest, bytes: 0, requestId: requestId,
                                 started: requestStart)
         close()
     }
@@ -262,7 +262,7 @@ final class Connection {
             // Strict mode's first failing line (or a corrupt gzip body) ended the stream; the rest of the body is
             // not read: the connection closes lingering (it shuts its write side and discards input for a while).
             machine.abandonBody()
-            completeAfterFlush(head: routed?.head, route: routed?.route, status: 200, bytes: 0, closing: true)
+            completeAfterFlush(head: routed?.head, route: routed?.route, status: .ok, bytes: 0, closing: true)
         } else if streamJobs == 0 {
             resumeReading()
         }
@@ -286,7 +286,7 @@ final class Connection {
         guard !closed else { return }
         enqueue(output)
         let closing = isLast || !head.keepAlive || head.versionMinor == 0 || server.context.isDraining
-        completeAfterFlush(head: head, route: routed?.route, status: 200, bytes: 0, closing: closing)
+        completeAfterFlush(head: head, route: routed?.route, status: .ok, bytes: 0, closing: closing)
         flush()
     }
 
@@ -329,7 +329,7 @@ final class Connection {
     private struct Completion {
         let head: HTTPRequestHead?
         let route: Route?
-        let status: Int
+        let status: HTTPStatus
         let bytes: Int
         let requestId: String
         let started: UInt64
@@ -338,7 +338,7 @@ final class Connection {
     }
 
     /// Arranges for `completed` to run once the pending output is written.
-    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, closing: Bool) {
+    private func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: HTTPStatus, bytes: Int, closing: Bool) {
         afterFlush = Completion(head: head, route: route, status: status, bytes: bytes, requestId: requestId,
                                 started: requestStart, closing: closing)
     }

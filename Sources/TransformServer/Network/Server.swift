@@ -116,7 +116,7 @@ final class Server: @unchecked Sendable {
 
     /// Finishes a response for the wire: error body with the request id, `X-Request-Id`, `Vary`, gzip, trailers.
     func render(_ response: consuming HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
-        -> (head: [UInt8], body: [UInt8], status: Int, closing: Bool)
+        -> (head: [UInt8], body: [UInt8], status: HTTPStatus, closing: Bool)
     {
         ErrorResponse.finalize(&response, requestId: requestId)
         response.headers.append((HTTPHeader.xRequestId, requestId))
@@ -133,10 +133,10 @@ final class Server: @unchecked Sendable {
         let http10KeepAlive = head?.versionMinor == 0 && !closing
         let (head, body) = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
                                                         http10KeepAlive: http10KeepAlive)
-        return (head, body, response.status.code, closing)
+        return (head, body, response.status, closing)
     }
 
-    func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,
+    func requestCompleted(head: HTTPRequestHead?, route: Route?, status: HTTPStatus, bytes: Int, requestId: String,
                           started: UInt64) {
         let seconds = Double(Clock.now() &- started) / 1e9
         let method = head?.method.name ?? "-"
@@ -145,11 +145,11 @@ final class Server: @unchecked Sendable {
             Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
         }
         context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
-                                      status: status, seconds: seconds)
+                                      status: status.code, seconds: seconds)
         guard let accessLog else { return }
         accessLog.record { buffer in
             Self.writeAccessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
-                                    route: route?.template ?? "", status: status, bytes: bytes,
+                                    route: route?.template ?? "", status: status.code, bytes: bytes,
                                     microseconds: Int((seconds * 1e6).rounded()), into: &buffer)
         }
     }
