@@ -20,7 +20,7 @@ extension Connection {
                     streamHeadSent = false
                 }
                 routed = request
-                perform(machine.decided(decision, now: Clock.now()))
+                perform(machine.decided(decision, now: MonotonicClock.now()))
             case .bodyChunk(let bytes):
                 streamChunk(bytes)
             case .bodyEnd(let head, let isLast):
@@ -147,7 +147,7 @@ extension Connection {
         if closing {
             closeLingering()
         } else {
-            requestStart = Clock.now()
+            requestStart = MonotonicClock.now()
             responded()
         }
     }
@@ -159,7 +159,7 @@ extension Connection {
         guard nestedAnswers < Self.maxNestedAnswers else { return respondedLater() }
         nestedAnswers += 1
         defer { nestedAnswers -= 1 }
-        perform(machine.responded(closed: false, now: Clock.now()))
+        perform(machine.responded(closed: false, now: MonotonicClock.now()))
         if !closed, !machine.isHandling { resumeReading() }
     }
 

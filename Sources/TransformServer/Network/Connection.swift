@@ -58,7 +58,7 @@ final class Connection {
         self.fd = fd
         self.loop = loop
         self.server = server
-        machine = ConnectionStateMachine(limits: server.connectionLimits, now: Clock.now())
+        machine = ConnectionStateMachine(limits: server.connectionLimits, now: MonotonicClock.now())
     }
 
     /// Must run on the loop's queue.
@@ -66,7 +66,7 @@ final class Connection {
         loop.add(self)
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
-        if server.context.isDraining { drain(now: Clock.now()) }
+        if server.context.isDraining { drain(now: MonotonicClock.now()) }
     }
 
     /// Called by the loop: input (or a hang-up) to read, room to write.
@@ -104,7 +104,7 @@ final class Connection {
                 perform(machine.peerClosed())
                 return
             }
-            let now = Clock.now()
+            let now = MonotonicClock.now()
             if case .idle = machine.state { requestStart = now }
             perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: now))
             // A short read took everything there was; the loop's level-triggered watch reports any more, so there
@@ -133,7 +133,7 @@ final class Connection {
     func enqueue(_ bytes: [UInt8], _ more: [UInt8] = []) {
         outbound.append(bytes)
         outbound.append(more)
-        lastWriteProgress = Clock.now()
+        lastWriteProgress = MonotonicClock.now()
     }
 
     func flush() {
@@ -145,7 +145,7 @@ final class Connection {
                 return close()
             }
             guard written != nil else { return waitForWritable() }
-            lastWriteProgress = Clock.now()
+            lastWriteProgress = MonotonicClock.now()
         }
         guard !closed else { return }
         if pausedForOutput {
@@ -177,7 +177,7 @@ final class Connection {
     /// response bytes it has received but not yet handed to the client.
     func closeLingering() {
         guard server.lingeringClose > 0, shutdown(fd, Int32(SHUT_WR)) == 0 else { return close() }
-        lingerUntil = Clock.deadline(Clock.now(), after: server.lingeringClose)
+        lingerUntil = MonotonicClock.deadline(MonotonicClock.now(), after: server.lingeringClose)
         pausedForOutput = false
         resumeReading()
         discardLingering()
@@ -211,7 +211,7 @@ final class Connection {
     /// While output waits: when the write timeout falls unless a write makes progress first (`UInt64.max`, never,
     /// while nothing waits).
     private var writeDeadline: UInt64 {
-        outbound.isEmpty ? .max : Clock.deadline(lastWriteProgress, after: server.writeTimeout)
+        outbound.isEmpty ? .max : MonotonicClock.deadline(lastWriteProgress, after: server.writeTimeout)
     }
 
     func tick(now: UInt64) {
@@ -243,7 +243,7 @@ final class Connection {
         guard machine.draining, case .idle = machine.state, lingerUntil == nil, !closed else { return }
         if reading { readable() }
         guard !closed, outbound.isEmpty, case .idle = machine.state else { return }
-        perform(machine.drain(now: Clock.now()))
+        perform(machine.drain(now: MonotonicClock.now()))
     }
 
     /// Leaves the loop and closes the descriptor (closing also takes it out of the loop's epoll set).

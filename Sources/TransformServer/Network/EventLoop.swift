@@ -120,7 +120,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Ticks the connections whose deadline has passed.
     private func checkDeadlines() {
-        let now = Clock.now()
+        let now = MonotonicClock.now()
         #if DEBUG
         // The table may name a deadline earlier than a connection's own (a tick then finds nothing to do), never
         // a later one: that would be an event that changed the connection without `reschedule` after it.
@@ -173,7 +173,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func drain() {
-        let now = Clock.now()
+        let now = MonotonicClock.now()
         for connection in connections {
             connection.drain(now: now)
             reschedule(connection)

@@ -4,8 +4,9 @@
 import Glibc
 #endif
 
-/// Monotonic nanoseconds.
-enum Clock {
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC`), as plain `UInt64`s: the connection state machine's deadlines, and
+/// request durations. Not the standard library's `Clock` protocol, whose name this once shadowed.
+enum MonotonicClock {
     /// `start + timeout`, or `UInt64.max` (never) when that is past the end of the clock.
     static func deadline(_ start: UInt64, after timeout: UInt64) -> UInt64 {
         let (sum, overflow) = start.addingReportingOverflow(timeout)

@@ -5,7 +5,7 @@ import MapperCore
 extension Server {
     func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,
                           started: UInt64) {
-        let seconds = Double(Clock.now() &- started) / 1e9
+        let seconds = Double(MonotonicClock.now() &- started) / 1e9
         let method = head?.method ?? "-"
         // Requests answered before their handler ran (a failed check, a stream) still count under their route.
         let route = route ?? head.flatMap { head in
