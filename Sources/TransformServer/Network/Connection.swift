@@ -222,7 +222,7 @@ final class Connection {
         }
         let writeDeadline = writeDeadline
         if writeDeadline != .max, now >= writeDeadline {
-            Log.event("write_timeout", ["requestId": requestId])
+            Log.event(.writeTimeout, ["requestId": requestId])
             return close()
         }
         perform(machine.tick(now: now))

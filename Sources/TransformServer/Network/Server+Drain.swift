@@ -12,7 +12,7 @@ extension Server {
             state = .draining
             return true
         }) else { return }
-        Log.event("state", ["state": State.draining.description])
+        Log.event(.state, ["state": State.draining.description])
         context.startDraining()
         listener?.stop()
         for loop in loops { loop.beginDrain() }
@@ -29,7 +29,7 @@ extension Server {
         }
         var forced = 0
         for loop in loops { forced += loop.closeAll() }
-        if forced > 0 { Log.event("drain_forced_close", ["connections": String(forced)]) }
+        if forced > 0 { Log.event(.drainForcedClose, ["connections": String(forced)]) }
         accessLog?.flush()
         state.withLock { $0 = .stopped }
         done(forced)

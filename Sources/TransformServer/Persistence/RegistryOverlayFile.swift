@@ -115,7 +115,7 @@ enum RegistryOverlayFile {
                 try RegistryOverlayFile.save(snapshot, fileModels: fileModels, in: directory)
                 return true
             } catch {
-                Log.event("registry_persist_failed", ["directory": directory, "error": error.description])
+                Log.event(.registryPersistFailed, ["directory": directory, "error": error.description])
                 failure = error
                 return false
             }
