@@ -15,8 +15,7 @@ extension Connection {
                     (decision, request) = (.rejectNow(refusal), nil)
                 }
                 if decision == .stream, let request {
-                    stream = server.handler.makeStream(request).map(StreamBox.init)
-                    streamQueue = server.workers.queue()
+                    stream = server.handler.makeStream(request).map { StreamBox($0, queue: server.workers.queue()) }
                     streamHeadSent = false
                 }
                 routed = request
@@ -75,8 +74,8 @@ extension Connection {
             // A client that has gone (closed or reset) while the request waited for a worker gets no conversion: as
             // nginx does, its request ends as 499 and the connection closes.
             pauseReading()
-            let connection = Unchecked(self)
-            let routed = Unchecked(request)
+            let connection = LoopBound(self, loop: loop)
+            let routed = Handoff(request)
             let (fd, reclaimer) = (fd, server.reclaimer)
             let queue = (waitsOnStore ? server.storeWrites : nil) ?? server.workers.queue()
             queue.async { [loop] in
@@ -84,8 +83,8 @@ extension Connection {
                 guard !Syscall.peerHasLeft(fd) else {
                     return loop.run(connection) { $0.abandon(head: head, route: route) }
                 }
-                let response = Unchecked(handler.handle(routed.value, body: body, requestId: id))
-                loop.run(connection) { $0.answer(response.value, head: head, route: route, isLast: isLast) }
+                let response = handler.handle(routed.take(), body: body, requestId: id)
+                loop.run(connection) { $0.answer(response, head: head, route: route, isLast: isLast) }
             }
         }
     }
@@ -164,7 +163,7 @@ extension Connection {
     }
 
     private func respondedLater() {
-        loop.run(Unchecked(self)) { connection in
+        loop.run(LoopBound(self, loop: loop)) { connection in
             if !connection.closed { connection.responded() }  // a fresh turn: nothing is nested any more
         }
     }

@@ -6,7 +6,7 @@ extension Connection {
     private func sendStreamHead() {
         guard !streamHeadSent, let stream, let head = routed?.head else { return }
         streamHeadSent = true
-        var response = stream.value.head()
+        var response = stream.head
         response.headers.append(("X-Request-Id", requestId))
         var bytes: [UInt8] = []
         let http10 = head.versionMinor == 0
@@ -17,13 +17,13 @@ extension Connection {
 
     /// Converts a piece of the body on the stream's worker queue; its output comes back to this loop in order.
     func streamChunk(_ bytes: [UInt8]) {
-        guard let stream, let queue = streamQueue else { return }
+        guard let stream else { return }
         sendStreamHead()
         flush()
         streamJobs += 1
         pauseReading()
-        let connection = Unchecked(self)
-        queue.async { [loop] in
+        let connection = LoopBound(self, loop: loop)
+        stream.queue.async { [loop] in
             let output = stream.feed(bytes)
             loop.run(connection) { $0.streamFed(output) }
         }
@@ -45,12 +45,12 @@ extension Connection {
     }
 
     func streamEnd(_ head: HTTPRequestHead, isLast: Bool) {
-        guard let stream, let queue = streamQueue else { return }
+        guard let stream else { return }
         sendStreamHead()
         self.stream = nil
         streamJobs += 1
-        let connection = Unchecked(self)
-        queue.async { [loop] in
+        let connection = LoopBound(self, loop: loop)
+        stream.queue.async { [loop] in
             let output = stream.finish()
             loop.run(connection) { $0.streamFinished(output, head: head, isLast: isLast) }
         }

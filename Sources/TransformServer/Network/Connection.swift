@@ -34,10 +34,9 @@ final class Connection {
     var requestStart: UInt64 = 0
     /// The request routed when its head was decided: `handle` takes it, a stream keeps reading it.
     var routed: RequestHandler.Request?
-    /// A streamed NDJSON request in progress (its state lives on `streamQueue`, a worker queue, in order; its head
-    /// is `routed`'s), and whether its response head is written.
+    /// A streamed NDJSON request in progress (its state lives on its box's worker queue, in order; its head is
+    /// `routed`'s), and whether its response head is written.
     var stream: StreamBox?
-    var streamQueue: DispatchQueue?
     /// Chunks handed to the worker and not yet written back; reading waits while there are any.
     var streamJobs = 0
     var streamHeadSent = false
@@ -63,6 +62,7 @@ final class Connection {
 
     /// Must run on the loop's queue.
     func start() {
+        loop.preconditionOnQueue()
         loop.add(self)
         updateWatch()
         // Accepted after the drain sweep: treat it like every other idle connection.
@@ -258,9 +258,6 @@ final class Connection {
     }
 }
 
-/// Hands a value to another queue when the code guarantees it is used only back on its owner's queue
-/// (a connection's closures hop to the worker pool and return to the connection's own loop).
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
+/// Confined to its loop's queue (`LoopBound` carries it through other queues and back): never shared.
+@available(*, unavailable)
+extension Connection: Sendable {}

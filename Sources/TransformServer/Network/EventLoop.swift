@@ -81,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`.
     func add(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         if index >= slots.count { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
         slots[index] = Slot(connection: connection)  // its deadline follows when `start` has run
@@ -93,6 +94,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`.
     func remove(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         guard index < slots.count, slots[index].connection === connection else { return }
         slots[index] = Slot()
@@ -102,17 +104,25 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`, after `connection` handled an event: notes when it next needs a `tick`.
     func reschedule(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         if index < slots.count, slots[index].connection === connection { slots[index].deadline = connection.deadline }
     }
 
     /// Runs an event for `connection` on this loop's queue (an answer from a worker, a later turn), then notes its
     /// deadline as after every other event. The connection's own queue is this loop's.
-    func run(_ connection: Unchecked<Connection>, _ event: @escaping @Sendable (Connection) -> Void) {
+    func run(_ connection: LoopBound<Connection>, _ event: @escaping @Sendable (Connection) -> Void) {
         queue.async { [self] in
-            event(connection.value)
-            reschedule(connection.value)
+            let connection = connection.value
+            event(connection)
+            reschedule(connection)
         }
+    }
+
+    /// Stops the process unless the caller runs on this loop's queue: the check behind each "must run on `queue`"
+    /// here and in `Connection`, so loop confinement is verified and not only promised.
+    func preconditionOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
     }
 
     /// The open connections, for a sweep over all of them.
@@ -147,7 +157,8 @@ final class EventLoop: @unchecked Sendable {
     /// Must run on `queue`: watches `fd` for input and/or output (`registered`: it is watched already); neither
     /// stops watching it. False when the kernel refuses (the connection should close).
     func watch(_ fd: Int32, registered: Bool, reading: Bool, writing: Bool) -> Bool {
-        csocket_epoll_watch(epoll, fd, registered ? 1 : 0, reading ? 1 : 0, writing ? 1 : 0) == 0
+        preconditionOnQueue()
+        return csocket_epoll_watch(epoll, fd, registered ? 1 : 0, reading ? 1 : 0, writing ? 1 : 0) == 0
     }
 
     /// Hands every ready connection its readiness, in bounded rounds (the source fires again if more are ready).

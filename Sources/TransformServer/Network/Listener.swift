@@ -115,6 +115,7 @@ final class Listener: @unchecked Sendable {
 
     /// Must run on `queue`.
     private func resumeIfPaused() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard paused, !stopped else { return }
         paused = false
         pausedFlag.store(false, ordering: .relaxed)
