@@ -54,7 +54,7 @@ enum RequestError: Error, Equatable {
     case changeTooLarge(String)
     /// 503: the registry could not save the change, so it did not make it (docs/api.md, Persistence); the same
     /// request may be sent again.
-    case notPersisted(SocketError?)
+    case notPersisted(FileError?)
     /// 503: the shared registry cannot take writes now (`retry`: with `Retry-After: 1`); `message` is the whole
     /// sentence.
     case storeUnavailable(String)
