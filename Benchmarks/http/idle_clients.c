@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * idle_clients: holds many idle keep-alive HTTP/1.1 connections open, for scripts/bench-http.sh (wrk cannot).
  *
