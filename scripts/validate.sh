@@ -50,8 +50,9 @@ done
 echo "validate: swift format lint (.swift-format)"
 # The pretty-printer's findings; every other category is a rule of .swift-format.
 layout='\[(Indentation|AddLines|RemoveLine|LineLength|Spacing|TrailingComma|EndOfLineComment)\]'
-lint=$(swift format lint --configuration .swift-format --recursive --parallel \
-  Sources Tests Benchmarks Package.swift 2>&1 || true)
+paths=()
+for path in Sources Tests Benchmarks Package.swift; do [ -e "$path" ] && paths+=("$path"); done
+lint=$(swift format lint --configuration .swift-format --recursive --parallel "${paths[@]}" 2>&1 || true)
 if [ "${SWIFT_FORMAT_LAYOUT:-0}" != 1 ]; then lint=$(grep -vE "$layout" <<<"$lint" || true); fi
 lint=$(grep -E ': (warning|error):' <<<"$lint" || true)
 if [ -n "$lint" ]; then

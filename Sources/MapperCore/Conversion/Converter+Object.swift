@@ -212,7 +212,7 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        // (Not through `update`: its closure here cost the timeline about 1 % in time, through code generation.)
+        // (Not through `update`: its closure here cost time through code generation; docs/performance.md.)
         if hasDuplicates, var state = unusual {
             for id in state.duplicated where !state.reportedDuplicates.contains(id) {
                 let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
@@ -335,8 +335,8 @@ extension Converter {
 
 /// What converting one object keeps only for unusual input: repeated keys, required properties that are present but
 /// hold no value, the value spans of a wire form that is not flat. It is made on first use, so an ordinary object
-/// makes and destroys none of these containers (destroying one, even empty, is a runtime call: six per object were
-/// about 2 % of the timeline's time).
+/// makes and destroys none of these containers (destroying one, even empty, is a runtime call; six per object
+/// showed in the time profile: docs/performance.md, "Design decisions taken on measurements").
 struct UnusualObjectState {
     /// Ids of keys that occur more than once (or were merged by a rebuild).
     var duplicated = Set<Int>()
