@@ -356,7 +356,7 @@ struct UnusualObjectState {
     var ruleBudget: RuleBudget?
 }
 
-extension Optional<UnusualObjectState> {
+extension UnusualObjectState? {
     /// Runs `body` on the state, made first when there is none.
     mutating func update<Result>(_ body: (inout UnusualObjectState) -> Result) -> Result {
         var state = self ?? UnusualObjectState()
