@@ -162,7 +162,7 @@ static int scan_method(const unsigned char *b, size_t len, size_t *pos, chp_requ
 
 // RFC 9112 §3.2 — the request-target is ASCII URI text (RFC 3986 §2), so any byte outside VCHAR (a CTL, SP
 // inside it, obs-text) is 400; a second SP is whitespace the request line does not allow (RFC 9112 §3).
-// API.md Limits — a target longer than max_target is 414, reported as soon as its first extra byte arrives.
+// docs/api.md, "Limits" — a target longer than max_target is 414, reported as soon as its first extra byte arrives.
 static int scan_target(const unsigned char *b, size_t len, size_t *pos, const chp_limits *limits, chp_request *req) {
     size_t start = *pos;
     size_t i = start;
@@ -245,7 +245,7 @@ static int scan_version(const unsigned char *b, size_t len, size_t *pos, chp_req
 // RFC 9112 §5.1 — no whitespace is allowed between the field name and the colon: 400.
 // RFC 9110 §5.5 — a field value holding NUL, CR, LF or another CTL except HTAB is rejected (400); leading and
 // trailing OWS are not part of the value.
-// API.md Limits — every byte of a field line, CRLF included, counts toward max_header_bytes; the first byte
+// docs/api.md, "Limits" — every byte of a field line, CRLF included, counts toward max_header_bytes; the first byte
 // beyond it is 431 at once.
 static int scan_field_line(const unsigned char *b, size_t len, size_t *pos, size_t section_start, size_t max_bytes,
                            chp_header *out, chp_request *req) {
@@ -496,7 +496,7 @@ static int scan_fields(const unsigned char *b, size_t len, size_t *pos, const ch
         if (is_whitespace(c)) {
             return fail(req, CHP_ERR_OBS_FOLD, i);
         }
-        // API.md Limits — at most max_headers field lines: the first byte of one more is 431.
+        // docs/api.md, "Limits" — at most max_headers field lines: the first byte of one more is 431.
         if (req->num_headers >= max_fields) {
             return fail(req, CHP_ERR_TOO_MANY_HEADERS, i);
         }
@@ -522,12 +522,13 @@ static int check_framing(chp_request *req, const framing *f, size_t blank_line) 
     if (!req->has_transfer_encoding) {
         return STEP_OK;
     }
-    // RFC 9112 §6.1 — Transfer-Encoding in HTTP/1.0 means the framing is faulty; API.md rejects it with 400.
+    // RFC 9112 §6.1 — Transfer-Encoding in HTTP/1.0 means the framing is faulty; docs/http-conformance.md rejects it
+    // with 400.
     if (req->version_minor == 0) {
         return fail(req, CHP_ERR_TRANSFER_ENCODING_HTTP10, f->transfer_encoding_offset);
     }
     // RFC 9112 §6.1 and §6.3 (3) — a request with both Content-Length and Transfer-Encoding MAY be rejected;
-    // API.md does (400), which closes the request-smuggling door.
+    // docs/http-conformance.md does (400), which closes the request-smuggling door.
     if (req->has_content_length) {
         return fail(req, CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, f->transfer_encoding_offset);
     }

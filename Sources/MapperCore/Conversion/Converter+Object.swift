@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension Converter {
-    /// Builds the object at `ref` as `declared` (SEMANTICS.md, "Order"): `willTransform` on the input object,
-    /// `classForDictionary` on the result, then the chosen model's properties, unknown keys and `validate`.
-    /// Always writes an object (possibly incomplete when the model fails). A model with `unknownKeys: keep` or
-    /// `strict` is converted through `convertObjectWithOptions` instead (`convertRootObject`, and the
+    /// Builds the object at `ref` as `declared` (docs/semantics.md, "Building a model: the order"): `willTransform` on
+    /// the input object, `classForDictionary` on the result, then the chosen model's properties, unknown keys and
+    /// `validate`. Always writes an object (possibly incomplete when the model fails). A model with `unknownKeys: keep`
+    /// or `strict` is converted through `convertObjectWithOptions` instead (`convertRootObject`, and the
     /// `.withOptions` values that refer to it), so this path, which every other object takes, pays nothing for them.
     mutating func convertObject(_ ref: ValueRef, as declared: CompiledModel) {
         buildObject(ref, as: declared, withOptions: false)
