@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A validation report (docs/api.md): every problem of one conversion, valid or not. The server answers it as it
-/// is, or behind its `error` member when the model is invalid.
+/// A validation report (docs/errors.md, "The validation report"): every problem of one conversion, valid or not.
+/// The server answers it as it is, or behind its `error` member when the model is invalid.
 public struct ValidationReport: Sendable {
     /// The model asked for.
     public var model: String

@@ -7,8 +7,8 @@ import MapperCore
 enum ConversionEndpoint {
     // MARK: - Head checks
 
-    /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
-    /// on the `/array` endpoints; anything else is 415.
+    /// docs/api.md, "Bodies and content types": absent, `application/json` or `application/*+json` (charset utf-8
+    /// only), or `application/x-ndjson` on the `/array` endpoints; anything else is 415.
     static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> RequestError? {
         guard let value = head.firstValue(of: HTTPHeader.Request.contentType) else { return nil }
         guard let type = MediaType.parse(value) else {

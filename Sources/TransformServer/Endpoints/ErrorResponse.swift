@@ -2,7 +2,7 @@
 
 import MapperCore
 
-/// The one file that turns errors into responses and writes error bodies (docs/errors.md). A body is
+/// The one file that turns errors into responses and writes error bodies (docs/errors.md, "HTTP errors"). A body is
 /// `{"error": {"status", "code", "message", "requestId", …}, …}`; it is rendered by `finalize` once the request id is
 /// known, so a response made before (a check of the head, the connection's own errors) carries it pending.
 enum ErrorResponse {
@@ -95,9 +95,6 @@ enum ErrorResponse {
         out.appendJSONString(s)
         return out
     }
-
-    /// `jsonString(text)`, appended to `out`.
-    static func appendQuoted(_ text: String, to out: inout [UInt8]) { out.appendJSONString(text) }
 }
 
 extension HTTPResponseError {

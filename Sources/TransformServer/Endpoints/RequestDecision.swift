@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// What the server decides from a request head alone (docs/api.md: the checks before the body), as
+/// What the server decides from a request head alone (docs/api.md, "Status codes and the order of checks"), as
 /// `RequestHandler.decide` answers the connection's state machine.
 enum RequestDecision: Equatable {
     /// Read the body (at most `limit` bytes) and hand the request over.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a request's framing was rejected (docs/http-conformance.md, docs/errors.md). Each is answered at once with
-/// its `status` and `code`, and the connection is then closed. (A missing length, 411, and a body over the limit,
-/// 413, are decided by the connection, not the parser: `RequestError.lengthRequired` and `.bodyTooLarge`.)
+/// Why a request's framing was rejected (docs/http-conformance.md and docs/errors.md, "HTTP errors"). Each is answered
+/// at once with its `status` and `code`, and the connection is then closed. (A missing length, 411, and a body over
+/// the limit, 413, are decided by the connection, not the parser: `RequestError.lengthRequired` and `.bodyTooLarge`.)
 ///
 /// `offset` is a 0-based byte offset: into the request head for head errors, and counted from the body's first
 /// byte for chunked-body errors (chunk lines, chunk data ends and trailer fields). The rules are listed with their

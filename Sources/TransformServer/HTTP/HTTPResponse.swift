@@ -26,8 +26,9 @@ struct HTTPResponse: Equatable {
         }
     }
 
-    /// An error body before rendering (`ErrorResponse`): the `error` object's fields that help go in `extra` (each
-    /// `,"name":value`), and members of the body after the `error` object (the 422 report) in `members`.
+    /// An error body of docs/errors.md before rendering (`ErrorResponse`): the `error` object's fields that help go
+    /// in `extra` (each `,"name":value`), and members of the body after the `error` object (the 422 report) in
+    /// `members`.
     struct ErrorInfo: Equatable {
         var code: String
         var message: String

@@ -108,8 +108,9 @@ struct ConnectionStateMachine {
             state = .closed
             return [.fail(error, head: head, close: true)]
         case .reject(let error):
-            // docs/api.md: the body limit is a framing check, before every check of the head: a body announced
-            // over it is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
+            // docs/api.md, "Status codes and the order of checks": the body limit is a framing check, before every
+            // check of the head: a body announced over it is a 413 at once (a 9 MiB body to a 415 route, a
+            // Content-Length of 2^63 to a 404), never read.
             if let tooLarge = limits.bodyLimit.check(contentLength: head.contentLength) {
                 state = .closed
                 return [.fail(tooLarge, head: head, close: true)]
@@ -128,7 +129,8 @@ struct ConnectionStateMachine {
             state = .streamingBody(head, lastActivity: now)
             return continuing(head.expectContinue && hasBody, process(now: now))
         case .read(let limit):
-            // docs/api.md: a body over the limit is a 413 answered without waiting for it.
+            // docs/api.md, "Status codes and the order of checks": a body over the limit is a 413 answered without
+            // waiting for it.
             if let tooLarge = limit.check(contentLength: head.contentLength) {
                 state = .closed
                 return [.fail(tooLarge, head: head, close: true)]
@@ -174,10 +176,10 @@ struct ConnectionStateMachine {
         draining = true
     }
 
-    /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs
-    /// (a request being decided or handled) or when it would fall past the end of the clock: it never falls then.
-    /// (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped around and
-    /// fired at once.)
+    /// When the current state times out (the timeouts of docs/api.md, "Limits"): from then on `tick` acts. `UInt64.max`
+    /// while none runs (a request being decided or handled) or when it would fall past the end of the clock: it never
+    /// falls then. (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped
+    /// around and fired at once.)
     var deadline: UInt64 {
         switch state {
         case .idle(let since): return MonotonicClock.deadline(since, after: limits.keepAliveTimeout)
@@ -188,7 +190,7 @@ struct ConnectionStateMachine {
         }
     }
 
-    /// Checks the timeouts of API.md.
+    /// Checks the timeouts of docs/api.md, "Limits".
     mutating func tick(now: UInt64) -> [Action] {
         let deadline = deadline
         guard deadline != .max, now >= deadline else { return [] }
@@ -273,8 +275,8 @@ struct ConnectionStateMachine {
                     return [.fail(.malformed(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // docs/api.md: 413 without waiting — a chunk size past the limit already decides it, also for a
-                    // refused request's body, which is not read further.
+                    // docs/api.md, "Status codes and the order of checks": 413 without waiting — a chunk size past the
+                    // limit already decides it, also for a refused request's body, which is not read further.
                     let taken = discardedLength + UInt64(body.count)
                     if let tooLarge = limit.check(taken: taken, announced: chunked.announcedBytes) {
                         state = .closed

@@ -28,7 +28,7 @@ extension Server {
                                    bytes: Int, microseconds: Int, into line: inout [UInt8]) {
         func field(_ name: StaticString, _ value: String) {
             line.append(name)
-            ErrorResponse.appendQuoted(value, to: &line)
+            line.appendJSONString(value)
         }
         field("{\"requestId\":", requestId)
         field(",\"method\":", method)

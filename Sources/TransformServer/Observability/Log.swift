@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,9 +10,13 @@ import Glibc
 /// names are the vocabulary `Log.Event` (`Log+Events.swift`).
 enum Log {
     static func event(_ event: Event, _ fields: [(String, String)] = []) {
-        var line: [UInt8] = Array("{\"event\":".utf8) + ErrorResponse.jsonString(event.rawValue)
+        var line: [UInt8] = Array("{\"event\":".utf8)
+        line.appendJSONString(event.rawValue)
         for (key, value) in fields {
-            line += Array(",".utf8) + ErrorResponse.jsonString(key) + [UInt8(ascii: ":")] + ErrorResponse.jsonString(value)
+            line.append(UInt8(ascii: ","))
+            line.appendJSONString(key)
+            line.append(UInt8(ascii: ":"))
+            line.appendJSONString(value)
         }
         line += Array("}\n".utf8)
         line.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
