@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// The coercion matrix of SEMANTICS.md ("Numbers in strings", "Scalars", "Other types"), case by case: every
 /// target type against JSON numbers, number strings, the YYModel true/false/null spellings, booleans, `null`,

@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// `array`, `set` and `dictionary` with and without `of` (SEMANTICS.md "Other types"): YYModel's
 /// `modelContainerPropertyGenericClass` tests carried over — element conversion, `element_dropped`, set dedupe by

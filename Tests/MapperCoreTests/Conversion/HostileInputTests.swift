@@ -3,7 +3,7 @@
 import Glibc
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// Inputs built to hurt (SEMANTICS.md "JSON input", "Numbers in strings"; API.md "Limits"): deep nesting, huge
 /// numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking engines choke on. Each
@@ -38,7 +38,7 @@ struct HostileInputTests {
         options.maxDepth = maxDepth
         options.output = output
         let chosen = options
-        return onLargeStack { body.withUnsafeBytes { registry.current.convert($0, model: model, options: chosen) } }
+        return onLargeStack { body.withUnsafeBytes { body in Result { () throws(MappingError) in try registry.current.convert(body, model: model, options: chosen) } } }
     }
 
     static func run(_ model: String, _ input: String) -> Outcome { onLargeStack { registry.current.run(model, input) } }

@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// How a property finds its value in the input object (SEMANTICS.md "Reading a property from the input object",
 /// "JSON input"): YYModel's `modelCustomPropertyMapper` tests carried over — plain keys, key paths, literal keys

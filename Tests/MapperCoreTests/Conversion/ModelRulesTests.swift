@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// Model-level rules (SEMANTICS.md "Models and their rules", "Reports"; SCHEMA.md): nested and recursive models,
 /// `classForDictionary`, inheritance, blacklist/whitelist, `willTransform`, `validate`, constraints, defaults and

@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// Model form (`/convert`) against wire form (`/normalize`, `output: .wire`) and model-form input
 /// (`from=model`, `input: .model`), SEMANTICS.md "Writing the output": YYModel's `modelToJSONObject` tests carried

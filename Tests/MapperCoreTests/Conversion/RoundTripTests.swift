@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// docs/schema.md, "transformToJSON": `/normalize` output reads back as the same model. Keys that
 /// `transformToJSON.set` writes are read and ignored (under `unknownKeys: reject` too), and a `transformToJSON` that

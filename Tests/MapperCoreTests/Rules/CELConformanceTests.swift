@@ -2,7 +2,7 @@
 import Glibc
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// Runs cel-spec's own conformance files (`../shared/testdata/cel-spec/*.textproto`, next to the repository) when
 /// present: every case that uses only the language of docs/rules.md must pass; the rest are skipped and counted

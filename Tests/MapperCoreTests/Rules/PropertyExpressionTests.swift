@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// The property members `transform` and `computed` (docs/rules.md, "Transform and computed properties").
 @Suite struct PropertyExpressionTests {

@@ -2,7 +2,7 @@
 
 import Testing
 
-@testable import MapperCore
+import MapperCore
 
 /// `schemaSet` (what a replica serves) and the schema files' content fingerprint (what a poll compares).
 @Suite struct RegistryFingerprintTests {

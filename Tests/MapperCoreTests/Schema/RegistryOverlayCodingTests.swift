@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
-@testable import MapperCore
+import MapperCore
 
 @Suite struct RegistryOverlayCodingTests {
     @Test func encodedOverlayReadsBackTheSame() throws {
