@@ -2,7 +2,7 @@
 
 import MapperCore
 
-/// The single place where failures become HTTP responses (API.md, Errors). Bodies are
+/// The single place where failures become HTTP responses (docs/errors.md, "HTTP errors"). Bodies are
 /// `{"error": {"status", "code", "message", "requestId", …}}`, rendered by `finalize` once the request id is known.
 enum ErrorResponse {
     static func make(_ status: Int, _ code: String, _ message: String, extra: [UInt8] = [],
@@ -44,7 +44,7 @@ enum ErrorResponse {
 
     /// A registry change that could not be saved, so it was not made (docs/api.md, Persistence); the connection
     /// stays open, and the same request may be sent again.
-    static func notPersisted(_ failure: SocketError?) -> HTTPResponse {
+    static func notPersisted(_ failure: FileError?) -> HTTPResponse {
         let why = failure.map { " (\($0.description.dropLast()))" } ?? ""
         return make(503, "unavailable", "The registry change could not be saved\(why), so nothing changed.", close: false)
     }
