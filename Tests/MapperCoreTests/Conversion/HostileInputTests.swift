@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
-import Testing
-
 import MapperCore
+import Testing
 
 /// Inputs built to hurt (docs/semantics.md, "JSON input"; docs/coercion-rules.md, "Numbers in strings"; docs/api.md,
 /// "Limits"): deep nesting, huge numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// Model form (`/convert`) against wire form (`/normalize`, `output: .wire`) and model-form input
 /// (`from=model`, `input: .model`), docs/semantics.md, "Writing the output": YYModel's `modelToJSONObject` tests

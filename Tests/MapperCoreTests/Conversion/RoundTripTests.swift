@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// docs/schema.md, "transformToJSON": `/normalize` output reads back as the same model. Keys that
 /// `transformToJSON.set` writes are read and ignored (under `unknownKeys: reject` too), and a `transformToJSON` that

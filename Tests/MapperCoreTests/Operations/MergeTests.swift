@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// `POST /merge/{Model}` (docs/api.md): YYModel's `modelSetWithDictionary:` on an existing instance — the target in
 /// model form, the patch in wire form, per property the patch's result when it holds any of the property's keys.

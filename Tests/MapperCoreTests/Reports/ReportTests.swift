@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
 import MapperCore
+import Testing
 
 /// The validation report (docs/errors.md, "The validation report") and the batch endpoints' reports and counts.
 @Suite struct ReportTests {

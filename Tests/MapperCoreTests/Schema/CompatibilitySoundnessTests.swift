@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// docs/lifecycle.md, Compatibility: "compatible" must be true. Random pairs of versions (a random model and a
 /// random mutation of it) and random documents: whenever the check passes a pair as backward compatible, every

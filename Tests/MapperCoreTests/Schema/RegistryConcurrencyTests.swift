@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
+import MapperCore
 import Synchronization
 import Testing
-
-import MapperCore
 
 /// The registry under contention: conversions on many threads while others replace models. Every conversion must
 /// see one whole snapshot — never a mix of two versions of a model — and the suite must be clean under

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// `schemaSet` (what a replica serves) and the schema files' content fingerprint (what a poll compares).
 @Suite struct RegistryFingerprintTests {

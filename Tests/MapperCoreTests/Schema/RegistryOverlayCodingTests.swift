@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
 import MapperCore
+import Testing
 
 @Suite struct RegistryOverlayCodingTests {
     @Test func encodedOverlayReadsBackTheSame() throws {

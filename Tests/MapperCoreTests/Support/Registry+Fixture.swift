@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Testing
-
 import MapperCore
+import Testing
 
 /// Builds registries from inline schema documents and runs conversions on strings.
 extension SchemaRegistry {
