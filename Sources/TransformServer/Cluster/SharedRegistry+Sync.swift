@@ -43,8 +43,12 @@ extension SharedRegistry {
                         Log.event("registry_watch_compacted", ["revision": String(from)])
                         needsFullRead = true
                         return false
-                    case .changes(let revision, let models, let removed, let head):
-                        apply(revision: revision, models: models, removed: removed, head: head)
+                    case .changes(let revision, let delta):
+                        adopt { served in
+                            var state = served
+                            state.apply(delta, at: revision)
+                            return state
+                        }
                         return true
                     }
                 }
@@ -63,20 +67,5 @@ extension SharedRegistry {
     private func pause(_ milliseconds: Int) -> Int {
         usleep(UInt32(milliseconds) * 1000)
         return min(milliseconds * 2, 1000)
-    }
-
-    /// One watched revision on top of the served state.
-    private func apply(revision: Int, models: [StoredModel], removed: [String], head: StoreHead?) {
-        adopt { served in
-            var state = served
-            for model in models { state.models[model.name] = model }
-            for name in removed { state.models[name] = nil }
-            if let head {
-                state.head = head
-                state.headRevision = revision
-            }
-            state.revision = max(revision, served.revision)
-            return state
-        }
     }
 }
