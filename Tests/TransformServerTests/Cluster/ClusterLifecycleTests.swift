@@ -95,6 +95,11 @@ struct ClusterLifecycleTests {
         // The dry run on the third replica reads the same history.
         let dryRun = try a.client().request("POST", "/schemas/Reading/compatibility", body: #"{"properties":{"value":"int8"}}"#)
         #expect(dryRun.text.hasPrefix(#"{"compatible":true,"level":"forward_transitive","against":[1,2],"#))
+        // Replay on the third replica runs the current version another replica wrote (value: int16).
+        let replay = try a.client().request("POST", "/schemas/Reading/replay?mode=strict",
+                                            body: #"{"schema":{"properties":{"value":"int8"}},"documents":[{"value":300},{"value":3}]}"#)
+        #expect(replay.text.hasPrefix(#"{"total":2,"same":1,"changed":0,"newlyFailing":1,"newlyPassing":0,"results":[{"index":0,"outcome":"newly_failing","current":{"value":300},"#),
+                "\(replay.text)")
     }
 
     /// Three writers on three replicas write one model at once: every acknowledged version number is new, and the
