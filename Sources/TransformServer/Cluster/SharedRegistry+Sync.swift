@@ -44,11 +44,20 @@ extension SharedRegistry {
                         needsFullRead = true
                         return false
                     case .changes(let revision, let delta):
+                        // A batch older than what is served is this replica's own commit (it replaced the head),
+                        // or a key put around the service (no head) while this replica committed on a view
+                        // without it: then read everything again to take that one in (docs/cluster.md, "Layout").
+                        var missed = false
                         adopt { served in
+                            guard served.revision < revision else {
+                                missed = delta.head == nil && !delta.isEmpty
+                                return served
+                            }
                             var state = served
                             state.apply(delta, at: revision)
                             return state
                         }
+                        if missed, let fresh = try? store.readAll() { adopt(fresh, fullRead: true, replacing: true) }
                         return true
                     }
                 }

@@ -79,9 +79,13 @@ extension SharedRegistry {
             do throws(EtcdError) {
                 switch try store.commit(change, expectingHeadRevision: view.headRevision) {
                 case .committed(let revision):
-                    var next = view
-                    next.apply(change, at: revision)
-                    adopt(next)
+                    // On top of what is served now when the watch brought it past `view` meanwhile (a key put around
+                    // the service, which does not move the head, would be lost otherwise).
+                    adopt { served in
+                        var next = served.revision > view.revision ? served : view
+                        next.apply(change, at: revision)
+                        return next
+                    }
                     return plan.result
                 case .conflict(let fresh):
                     // An earlier attempt whose answer was lost may have committed after all.

@@ -72,16 +72,18 @@ final class SharedRegistry: Sendable {
     /// Serves `state` if it is newer than what is served: one snapshot swap. A state that does not validate here
     /// (say, a newer server wrote an option this one does not know) leaves the running registry in place, is
     /// logged and counted; the state is still recorded, so the next change is validated on top of it.
-    func adopt(_ state: StoreState, fullRead: Bool = false) {
-        adopt(fullRead: fullRead) { _ in state }
+    /// `replacing`: also a state of the revision served (a full read that must replace what a commit adopted).
+    func adopt(_ state: StoreState, fullRead: Bool = false, replacing: Bool = false) {
+        adopt(fullRead: fullRead, replacing: replacing) { _ in state }
     }
 
     /// `adopt` of the state `next` makes from the served one, decided under the same lock as the swap.
-    func adopt(fullRead: Bool = false, _ next: (StoreState) -> StoreState) {
+    func adopt(fullRead: Bool = false, replacing: Bool = false, _ next: (StoreState) -> StoreState) {
         let nowMs = Self.wallClockMs()
         let first = served.withLock { served -> Int? in
             let state = next(served.state)
-            guard state.revision > served.state.revision || fullRead && !served.everSynced else { return nil }
+            guard state.revision > served.state.revision || fullRead && !served.everSynced
+                || replacing && state.revision >= served.state.revision else { return nil }
             do throws(SchemaSetError) {
                 try registry.load(served.files, overlay: Self.overlay(state, keep: registry.limits.maxVersionsPerModel))
             } catch {
