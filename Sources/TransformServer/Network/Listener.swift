@@ -87,7 +87,7 @@ final class Listener: @unchecked Sendable {
                     // works: each descriptor a closing connection frees lets one more in, and the next accept fails
                     // again — ending the episode there logged a paused/resumed pair per freed descriptor.
                     if refusedInEpisode > 0 {
-                        Log.event("accept_resumed", ["pausedAccepts": String(refusedInEpisode)])
+                        Log.event(.acceptResumed, ["pausedAccepts": String(refusedInEpisode)])
                         refusedInEpisode = 0
                     }
                     return
@@ -97,7 +97,7 @@ final class Listener: @unchecked Sendable {
                 if error.errno == EMFILE || error.errno == ENFILE {
                     // Out of descriptors: pause accepting for a moment rather than spin on a ready socket. One
                     // line when the episode begins, not one per retry (every 100 ms).
-                    if refusedInEpisode == 0 { Log.event("accept_paused", ["reason": error.description]) }
+                    if refusedInEpisode == 0 { Log.event(.acceptPaused, ["reason": error.description]) }
                     refusedInEpisode += 1
                     paused = true
                     pausedFlag.store(true, ordering: .relaxed)
@@ -119,6 +119,7 @@ final class Listener: @unchecked Sendable {
 
     /// Must run on `queue`.
     private func resumeIfPaused() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard paused, !stopped else { return }
         paused = false
         pausedFlag.store(false, ordering: .relaxed)
