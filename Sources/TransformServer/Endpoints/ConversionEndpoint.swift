@@ -78,33 +78,35 @@ enum ConversionEndpoint {
         let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions,
                                                         writesWire: normalizes)
         let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
-            switch work {
-            case .compare:
-                return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-            case .merge:
-                return snapshot.merge(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-            case .convert(let operation, let batch):
-                switch (operation, batch) {
-                case (.validate, .single):
-                    return snapshot.validate(bytes, model: model, options: options).map { valid in
+            Result { () throws(MappingError) in
+                let converted: Converted
+                switch work {
+                case .compare:
+                    converted = try snapshot.compare(bytes, model: model, options: options)
+                case .merge:
+                    converted = try snapshot.merge(bytes, model: model, options: options)
+                case .convert(let operation, let batch):
+                    switch (operation, batch) {
+                    case (.validate, .single):
+                        let valid = try snapshot.validate(bytes, model: model, options: options)
                         var response = HTTPResponse.json(.ok, valid.report.render())
                         response.headers.append((HTTPHeader.xTransformWarnings, String(valid.report.entries.count)))
                         if let hash = valid.modelHash { response.headers.append((HTTPHeader.xModelHash, hash)) }
                         return (response, valid.report.entries.map(\.code))
-                    }
-                case (.validate, _):
-                    return snapshot.validateArray(bytes, model: model, options: options).map { report in
+                    case (.validate, _):
+                        let report = try snapshot.validateArray(bytes, model: model, options: options)
                         var response = HTTPResponse.json(.ok, report.render())
                         response.headers.append((HTTPHeader.xTransformWarnings, String(report.entries.count)))
                         return (response, report.entries.map(\.code))
+                    case (_, .single):
+                        converted = try snapshot.convert(bytes, model: model, options: options)
+                    case (_, .array):
+                        converted = try snapshot.convertArray(bytes, model: model, options: options)
+                    case (_, .dictionary):
+                        converted = try snapshot.convertDictionary(bytes, model: model, options: options)
                     }
-                case (_, .single):
-                    return snapshot.convert(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-                case (_, .array):
-                    return snapshot.convertArray(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-                case (_, .dictionary):
-                    return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
                 }
+                return (success(converted), converted.diagnosticCodes)
             }
         }
         switch result {

@@ -127,13 +127,13 @@ struct RequestHandler {
     /// kept.
     private func pin(_ request: Request, model: String) -> RequestError? {
         let version = Int(request.query["version"]!)!  // QueryParameters checked it
-        switch request.snapshot.pinned(model, version: version) {
-        case .success(let snapshot):
+        do throws(PinningError) {
+            let snapshot = try request.snapshot.pinned(model, version: version)
             if snapshot !== request.snapshot { request.pinned = snapshot }
             return nil
-        case .failure(.unknownVersion):
+        } catch .unknownVersion {
             return .unknownVersion(model: model, version: String(version))
-        case .failure(let error):
+        } catch {
             return .conflict(error.description)
         }
     }

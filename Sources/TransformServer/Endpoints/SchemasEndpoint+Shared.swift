@@ -23,6 +23,11 @@ extension SchemasEndpoint {
             return .json(.ok, out)
         case .deleted:
             return HTTPResponse(status: .noContent)
+        case .configured(let level, let view):
+            return .json(.ok, Array("{\"compatibility\":\"\(level.rawValue)\",\"view\":\"\(view.rawValue)\"}".utf8))
+        case .incompatible(let report):
+            if case .bundle = write { return RequestError.incompatibleSchema(report, bundle: true).response }
+            return RequestError.incompatibleSchema(report, bundle: false).response
         case .invalid(let error):
             return RequestError.invalidSchema(error.problems).response
         case .stillUsed(let name, let error):

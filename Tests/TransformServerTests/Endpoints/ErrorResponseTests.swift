@@ -13,7 +13,9 @@ import Testing
         let snapshot = try SchemaRegistry().load([SchemaFile(name: "u.json", bytes: Array(schema.utf8))])
         var options = ConversionOptions()
         options.maxReportEntries = maxEntries
-        return Array(input.utf8).withUnsafeBytes { snapshot.convert($0, model: "U", options: options) }
+        return Array(input.utf8).withUnsafeBytes { bytes in
+            Result { () throws(MappingError) in try snapshot.convert(bytes, model: "U", options: options) }
+        }
     }
 
     static func rendered(_ error: some HTTPResponseError, requestId: String = "abc") -> (HTTPResponse, String) {
