@@ -33,6 +33,28 @@ import Testing
         let export = try client.request("GET", "/schemas/Label/jsonschema").text
         let again = try client.request("POST", "/schemas/import", body: #"{"jsonschema":\#(export)}"#, headers: RegistryEndpointTests.auth)
         #expect(again.text.contains(#""version":1,"#), "the same bytes: no new version (\(again.text))")
+        #expect(again.text.hasSuffix(#","unsupported":[]}]"#), "an export translates whole (\(again.text))")
         #expect(try client.request("POST", "/schemas/import", body: #"{"jsonschema":[]}"#, headers: RegistryEndpointTests.auth).status == 400)
+    }
+
+    /// The answer names every keyword left out, with its JSON Pointer, on the entry of the model it belongs to; a
+    /// keyword where no model came out is listed on the root model's entry.
+    @Test func theEndpointListsTheKeywordsItLeftOutUnderTheirModels() throws {
+        let server = try ServerProcess(schemas: [:], environment: ["TRANSFORM_ADMIN_TOKEN": RegistryEndpointTests.token])
+        let jsonschema = ##"{"type":"object","properties":{"rank":{"type":"integer","multipleOf":2},"line":{"$ref":"#/$defs/Line"}},"$defs":{"Line":{"type":"object","properties":{"sku":{"type":"string","not":{"const":""}}}},"Flag":true}}"##
+        let imported = try server.client().request("POST", "/schemas/import", body: #"{"name":"Order","jsonschema":\#(jsonschema)}"#,
+                                                    headers: RegistryEndpointTests.auth)
+        #expect(imported.status == 200)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(imported.body)) as? [[String: Any]])
+        let unsupported = Dictionary(uniqueKeysWithValues: entries.map {
+            ($0["name"] as? String ?? "", ($0["unsupported"] as? [[String: String]] ?? []).map { "\($0["path"]!): \($0["message"]!)" })
+        })
+        #expect(unsupported == [
+            "Order": ["/properties/rank/multipleOf: multipleOf is not supported",
+                      "/$defs/Flag: a model must be an object schema"],
+            "Line": ["/$defs/Line/properties/sku/not: not is not supported"],
+        ], "\(imported.text)")
+        #expect(try server.client().request("POST", "/convert/Order", body: #"{"rank":"3","line":{"sku":""}}"#).text
+            == #"{"rank":3,"line":{"sku":""}}"#, "written without them")
     }
 }
