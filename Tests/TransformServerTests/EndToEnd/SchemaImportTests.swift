@@ -57,4 +57,35 @@ import Testing
         #expect(try server.client().request("POST", "/convert/Order", body: #"{"rank":"3","line":{"sku":""}}"#).text
             == #"{"rank":3,"line":{"sku":""}}"#, "written without them")
     }
+
+    /// `import` is a valid model name: `POST /schemas/import` imports, and the other methods on that path read,
+    /// write and delete the model `import`, as on any other name.
+    @Test func aModelNamedImportIsReachableBesideTheImportRoute() throws {
+        let server = try ServerProcess(schemas: [:], environment: ["TRANSFORM_ADMIN_TOKEN": RegistryEndpointTests.token])
+        let client = try server.client()
+        let model = #"{"properties":{"n":"int32"}}"#
+        #expect(try client.request("GET", "/schemas/import").text.contains(#""code":"unknown_model""#))
+        #expect(try client.request("PUT", "/schemas/import", body: model).status == 401)
+        let created = try client.request("PUT", "/schemas/import", body: model, headers: RegistryEndpointTests.auth)
+        #expect(created.status == 201)
+        #expect(created.text.hasPrefix(#"{"name":"import","version":1,"#))
+        let read = try client.request("GET", "/schemas/import")
+        #expect(read.status == 200)
+        #expect(read.text == #"{"name":"import","properties":{"n":"int32"}}"#)
+        #expect(read.header("ETag") == created.header("ETag"))
+        #expect(try client.request("HEAD", "/schemas/import", headers: ["Connection": "keep-alive"]).status == 200)
+        #expect(try client.request("POST", "/convert/import", body: #"{"n":"7"}"#).text == #"{"n":7}"#)
+        #expect(try client.request("GET", "/schemas/import/versions").text.contains(#""name":"import""#))
+        // The import route is still there, beside it.
+        let imported = try client.request("POST", "/schemas/import", body: #"{"name":"Tag","jsonschema":\#(Self.schema)}"#,
+                                          headers: RegistryEndpointTests.auth)
+        #expect(imported.status == 200)
+        #expect(imported.text.hasPrefix(#"[{"name":"Tag","version":1,"#))
+        let patch = try client.request("PATCH", "/schemas/import")
+        #expect(patch.status == 405)
+        #expect(patch.header("Allow") == "GET, POST, PUT, DELETE, HEAD")
+        #expect(try client.request("DELETE", "/schemas/import", headers: RegistryEndpointTests.auth).status == 204)
+        #expect(try client.request("GET", "/schemas/import").status == 404)
+        #expect(try client.request("GET", "/schemas/Tag").status == 200)
+    }
 }
