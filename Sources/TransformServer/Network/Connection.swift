@@ -103,6 +103,9 @@ final class Connection {
             let now = Clock.now()
             if case .idle = machine.state { requestStart = now }
             perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: now))
+            if !reserveGrowth(to: machine.chunkedBodyBytes) {
+                return perform(machine.refuseBody(Self.tooManyBodiesInFlight()))
+            }
             // A short read took everything there was; the loop's level-triggered watch reports any more, so there
             // is no need for one more read only to hear "would block".
             if count < loop.readBuffer.count { return }
@@ -165,11 +168,22 @@ final class Connection {
     private func reserve(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse? {
         guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit)
         else { return nil }
-        guard server.reserveBody(Int(length)) else {
-            return ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
-        }
+        guard server.reserveBody(Int(length)) else { return Self.tooManyBodiesInFlight() }
         reservedBody = Int(length)
         return nil
+    }
+
+    /// A chunked body announces no length, so it takes from the in-flight budget as it arrives: once it holds more
+    /// than 64 KiB, every byte it holds. False, taking nothing more, when the growth does not fit.
+    private func reserveGrowth(to bytes: Int) -> Bool {
+        guard bytes > server.inlineBodyLimit, bytes > reservedBody else { return true }
+        guard server.reserveBody(bytes - reservedBody) else { return false }
+        reservedBody = bytes
+        return true
+    }
+
+    private static func tooManyBodiesInFlight() -> HTTPResponse {
+        ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
     }
 
     private func releaseReservedBody() {
@@ -183,6 +197,10 @@ final class Connection {
         // on its answer carries the route.
         guard let request = routed.take() else { return close() }
         let route = request.route
+        // The last piece of a chunked body arrived with its end: it is counted here, before it is handed over.
+        if head.chunked, !reserveGrowth(to: body.count) {
+            return send(Self.tooManyBodiesInFlight(), head: head, route: route, close: true)
+        }
         let id = requestId
         let handler = server.handler
         // A registry write through etcd waits for etcd's answer (longer while etcd elects a leader): never on this
