@@ -93,10 +93,12 @@ final class Connection {
             do throws(SocketError) {
                 count = try Syscall.read(fd, into: loop.readBuffer)
             } catch {
-                return close()
+                return clientLeft()
             }
             guard let count else { return }  // would block: wait for the next event
             if count == 0 {
+                // In the middle of a stream's body, the end of the input is a client that gave up.
+                if stream != nil { return clientLeft() }
                 perform(machine.peerClosed())
                 return
             }
@@ -238,6 +240,14 @@ final class Connection {
         close()
     }
 
+    /// The client has gone: a read or a write failed (a reset), or its input ended in the middle of a stream's body.
+    /// A stream being answered ends there, converted no further, and its request is logged and counted as 499 like
+    /// a large body whose client left (`abandon`); otherwise the connection just closes.
+    private func clientLeft() {
+        guard let request = routed, stream != nil || streamJobs > 0 else { return close() }
+        abandon(head: request.head, route: request.route)
+    }
+
     /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.
     private func answer(_ response: consuming HTTPResponse, head: HTTPRequestHead, route: Route, isLast: Bool) {
         let close = isLast || !head.keepAlive || response.closesConnection || server.context.isDraining
@@ -266,7 +276,10 @@ final class Connection {
         streamJobs += 1
         pauseReading()
         let connection = Unchecked(self)
-        queue.async { [loop] in
+        queue.async { [loop, fd] in
+            // A client that has gone gets nothing more converted. One that closed without a reset is reset by the
+            // response head written before the first piece, so this finds it at the latest one piece later.
+            guard !Syscall.peerHasReset(fd) else { return loop.run(connection) { $0.clientLeft() } }
             let output = stream.feed(bytes)
             loop.run(connection) { $0.streamFed(output) }
         }
@@ -414,7 +427,7 @@ final class Connection {
             do throws(SocketError) {
                 written = try outbound.write { [fd] vectors throws(SocketError) in try Syscall.send(fd, vectors) }
             } catch {
-                return close()
+                return clientLeft()
             }
             guard written != nil else { return waitForWritable() }
             lastWriteProgress = Clock.now()
