@@ -47,8 +47,8 @@ final class RefusedConnections: @unchecked Sendable {
             closed()
         }
         source.resume()
-        let timed = Unchecked(source)  // used on `queue` alone
-        queue.asyncAfter(deadline: .now() + linger) { timed.value.cancel() }  // a second cancel does nothing
+        let timed = Handoff(source)
+        queue.asyncAfter(deadline: .now() + linger) { timed.take().cancel() }  // a second cancel does nothing
     }
 
     /// Reads and drops what has arrived, in bounded rounds (the source reports any more); true once the client
