@@ -355,8 +355,9 @@ struct ConnectionStateMachine {
     /// The decoded bytes a chunked body being read to be handed over holds so far (0 in every other state): a
     /// chunked body announces no length, so it is counted against the in-flight budget as it grows.
     var chunkedBodyBytes: Int {
-        if case .readingBody(let head, _, .none, _) = state, head.chunked { return body.count }
-        return 0
+        // Only a chunked body is decoded into `body`: on every other path it is empty, and this costs one test.
+        guard !body.isEmpty, case .readingBody(_, _, .none, _) = state else { return 0 }
+        return body.count
     }
 
     /// Refuses the body being read with `response` at once (the in-flight budget ran out); the connection closes.
