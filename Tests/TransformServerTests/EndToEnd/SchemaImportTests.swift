@@ -87,5 +87,9 @@ import Testing
         #expect(try client.request("DELETE", "/schemas/import", headers: RegistryEndpointTests.auth).status == 204)
         #expect(try client.request("GET", "/schemas/import").status == 404)
         #expect(try client.request("GET", "/schemas/Tag").status == 200)
+        // Counted under the route that served them, refused ones too.
+        let metrics = try client.request("GET", "/metrics").text
+        #expect(metrics.contains(#"transform_http_requests_total{method="PUT",route="/schemas/{model}",status="401"} 1"#))
+        #expect(metrics.contains(#"transform_http_requests_total{method="POST",route="/schemas/import",status="200"} 1"#))
     }
 }
