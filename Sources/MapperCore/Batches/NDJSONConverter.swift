@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (API.md, NDJSON).
+/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (docs/api.md, "NDJSON
+/// streams").
 ///
 /// Each non-blank line (blank: only SP, HTAB, CR) gives one output line: the result, a validation report line, or
 /// an error record `{"error":{"status":…,"code":…,"message":…,"line":N,…}}`. Line numbers are 1-based and count

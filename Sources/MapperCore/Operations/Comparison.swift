@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension RegistrySnapshot {
-    /// `POST /compare/{Model}` with `{"a": {…}, "b": {…}}` (SEMANTICS.md, "Equality and identity"): both sides
+    /// `POST /compare/{Model}` with `{"a": {…}, "b": {…}}` (docs/api.md, "Equality and identity"): both sides
     /// converted in model form, then `{"equal": bool, "differences": ["/path", …]}`; a 422 report with paths under
     /// `/a` and `/b` when either side is invalid.
     public func compare(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)

@@ -78,8 +78,9 @@ enum ConvertCommand {
                 + "usage: TransformServer convert <Model> [options]; 'TransformServer convert --help' lists them.")
             return 2
         }
-        // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (API.md): from
-        // `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does `batchWorkers`.
+        // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (docs/operations.md,
+        // "Limits"): from `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does
+        // `batchWorkers`.
         let configuration: ServerConfiguration
         switch ServerConfiguration.load(arguments: parsed.config.map { ["--config=\($0)"] } ?? []) {
         case .success(let (loaded, warnings)):

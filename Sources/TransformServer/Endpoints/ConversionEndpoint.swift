@@ -7,8 +7,8 @@ import MapperCore
 enum ConversionEndpoint {
     // MARK: - Head checks
 
-    /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
-    /// on the `/array` endpoints; anything else is 415.
+    /// docs/api.md, "Bodies and content types": absent, `application/json` or `application/*+json` (charset utf-8
+    /// only), or `application/x-ndjson` on the `/array` endpoints; anything else is 415.
     static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
         guard let value = head.firstValue(of: "content-type") else { return nil }
         guard let type = MediaType.parse(value) else {
@@ -48,7 +48,7 @@ enum ConversionEndpoint {
         switch inflated {
         case .success(let bytes): return .success(bytes[...])
         case .failure(.tooLarge(let limit)):
-            // API.md counts 413 among the errors after which the connection closes.
+            // docs/api.md counts 413 among the errors after which the connection closes.
             return .failure(ErrorResponse.make(413, "body_too_large",
                                                "The inflated request body is larger than the limit of \(limit) bytes.",
                                                close: true))

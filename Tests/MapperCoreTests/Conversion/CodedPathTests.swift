@@ -172,7 +172,7 @@ struct CodedPathTests {
     }
 }
 
-private extension NumberFixture.Random {
+extension NumberFixture.Random {
     /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

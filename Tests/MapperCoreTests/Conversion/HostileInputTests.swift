@@ -5,10 +5,11 @@ import Testing
 
 @testable import MapperCore
 
-/// Inputs built to hurt (SEMANTICS.md "JSON input", "Numbers in strings"; API.md "Limits"): deep nesting, huge
-/// numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking engines choke on. Each
-/// must get its documented answer — never a crash or a hang. Sizes are just large enough to make a quadratic or
-/// recursive implementation fail visibly; there are no timing assertions. Serialised to keep memory bounded.
+/// Inputs built to hurt (docs/semantics.md, "JSON input"; docs/coercion-rules.md, "Numbers in strings"; docs/api.md,
+/// "Limits"): deep nesting, huge numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking
+/// engines choke on. Each must get its documented answer — never a crash or a hang. Sizes are just large enough to make
+/// a quadratic or recursive implementation fail visibly; there are no timing assertions. Serialised to keep memory
+/// bounded.
 @Suite(.serialized)
 struct HostileInputTests {
     static let types = ["number", "string", "int64", "uint64", "decimal", "double", "float", "bool"]

@@ -3,7 +3,7 @@
 import Testing
 @testable import MapperCore
 
-/// The validation report (API.md) and the batch endpoints' reports and counts.
+/// The validation report (docs/errors.md, "The validation report") and the batch endpoints' reports and counts.
 @Suite struct ReportTests {
     static let schemas = [
         #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"n":"int8"}}"#,
