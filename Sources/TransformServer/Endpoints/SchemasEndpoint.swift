@@ -245,6 +245,7 @@ enum SchemasEndpoint {
     /// `{"name", "version", "etag", "created"}`, then `more` (members, each with its leading comma).
     static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool, more: [UInt8]? = nil) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
-            + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)".utf8) + (more ?? []) + [UInt8(ascii: "}")]
+            + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)".utf8) + (more ?? [])
+            + [UInt8(ascii: "}")]
     }
 }

@@ -86,7 +86,8 @@ enum Router {
     /// stays reachable; docs/lifecycle.md, Import). A `405` there allows both routes' methods.
     static func resolve(_ route: Route, method: String) -> Route {
         guard route.kind == .importSchema, method != "POST" else { return route }
-        return Route(kind: .schema, template: "/schemas/{model}", model: "import", methods: [.get, .post, .put, .delete])
+        return Route(kind: .schema, template: "/schemas/{model}", model: "import",
+                     methods: [.get, .post, .put, .delete])
     }
 
     /// The first four `/`-separated segments of a path without its leading `/`; `hasMore` when there are more.

@@ -82,7 +82,9 @@ import Glibc
         let server = try ServerProcess(settings: ["maxInFlightBodyBytes": "1000000", "bodyTimeoutMs": "60000"])
         let body = Array((#"{"uid":1,"name":""# + String(repeating: "n", count: 600_000 - 19) + #""}"#).utf8)
         let head = "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
-        func chunk(_ bytes: ArraySlice<UInt8>) -> [UInt8] { Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10] }
+        func chunk(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10]
+        }
         let holding = try server.client()
         try holding.send(Array(head.utf8) + chunk(body[..<500_000]))
         #expect(try server.waitForActiveConnections(atLeast: 1) >= 1)
