@@ -21,19 +21,6 @@ import Glibc
         return false
     }
 
-    /// Sends every byte on `fd` (from a writer thread); false when a send failed first.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
-
     /// A client beyond the limit that is still sending its request reads the whole `503` and then the end of the
     /// stream, not a reset that could destroy the answer; the request it sends is read and dropped meanwhile.
     @Test func aConnectionBeyondTheLimitReadsItsWhole503ThenTheEnd() throws {
@@ -46,7 +33,7 @@ import Glibc
             + [UInt8](repeating: UInt8(ascii: " "), count: 2_000_000)
         let fd = refused.fd
         let outcome = SendOutcome()
-        let sender = Thread { outcome.set(Self.sendAll(fd, upload)) }
+        let sender = Thread { outcome.set(RawClient.trySend(fd, upload) == nil) }
         sender.start()
         let (count, first64, ending) = refused.discardToEnd(limit: 1 << 20)
         #expect(String(decoding: first64, as: UTF8.self).hasPrefix("HTTP/1.1 503 "), "\(count) bytes")
