@@ -86,7 +86,7 @@ public final class RegistrySnapshot: Sendable {
 /// What the registry knows about one model besides its metadata (docs/api.md, "The schema registry").
 public struct ModelEntry: Sendable, Equatable {
     /// An entity tag for a document: `"` + the first 32 hex digits of its SHA-256 + `"`.
-    public static func etag(for bytes: [UInt8]) -> String {
+    package static func etag(for bytes: [UInt8]) -> String {
         "\"" + String(SHA256.hexDigest(bytes).prefix(32)) + "\""
     }
 

@@ -124,13 +124,13 @@ struct RequestHandler {
     private func pin(_ request: Request) -> HTTPResponse? {
         let model = request.route.model!
         let version = Int(request.query["version"]!)!  // QueryParameters checked it
-        switch request.snapshot.pinned(model, version: version) {
-        case .success(let snapshot):
+        do throws(PinningError) {
+            let snapshot = try request.snapshot.pinned(model, version: version)
             if snapshot !== request.snapshot { request.pinned = snapshot }
             return nil
-        case .failure(.unknownVersion):
+        } catch .unknownVersion {
             return ErrorResponse.unknownVersion(model, version)
-        case .failure(let error):
+        } catch {
             return ErrorResponse.conflict(error.description)
         }
     }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// The coercion matrix of docs/coercion-rules.md ("Numbers in strings", "The matrix"), case by case: every
 /// target type against JSON numbers, number strings, the YYModel true/false/null spellings, booleans, `null`,

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// `array`, `set` and `dictionary` with and without `of` (docs/coercion-rules.md, "Containers"): YYModel's
 /// `modelContainerPropertyGenericClass` tests carried over — element conversion, `element_dropped`, set dedupe by

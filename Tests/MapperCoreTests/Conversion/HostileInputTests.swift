@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// Inputs built to hurt (docs/semantics.md, "JSON input"; docs/coercion-rules.md, "Numbers in strings"; docs/api.md,
 /// "Limits"): deep nesting, huge numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking
@@ -39,7 +38,7 @@ struct HostileInputTests {
         options.maxDepth = maxDepth
         options.output = output
         let chosen = options
-        return onLargeStack { body.withUnsafeBytes { registry.current.convert($0, model: model, options: chosen) } }
+        return onLargeStack { body.withUnsafeBytes { body in Result { () throws(MappingError) in try registry.current.convert(body, model: model, options: chosen) } } }
     }
 
     static func run(_ model: String, _ input: String) -> Outcome { onLargeStack { registry.current.run(model, input) } }

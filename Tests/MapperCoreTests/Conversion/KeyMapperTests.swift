@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// How a property finds its value in the input object (docs/schema.md, "key"; docs/semantics.md, "JSON input"):
 /// YYModel's `modelCustomPropertyMapper` tests carried over — plain keys, key paths, literal keys

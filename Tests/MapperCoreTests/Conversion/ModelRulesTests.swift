@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// Model-level rules (docs/semantics.md, "Where model rules apply", "Reports"; docs/schema.md, "Model options"): nested
 /// and recursive models, `classForDictionary`, inheritance, blacklist/whitelist, `willTransform`, `validate`,

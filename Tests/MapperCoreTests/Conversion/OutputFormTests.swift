@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// Model form (`/convert`) against wire form (`/normalize`, `output: .wire`) and model-form input
 /// (`from=model`, `input: .model`), docs/semantics.md, "Writing the output": YYModel's `modelToJSONObject` tests
