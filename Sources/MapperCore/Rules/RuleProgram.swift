@@ -61,6 +61,22 @@ struct RuleProgram: Sendable {
         }
     }
 
+    /// Evaluates in `evaluator`, whose variable slots (at least `slotCount`) and member slots the caller has set;
+    /// the evaluator's arrays are reused from one evaluation to the next, so that this allocates nothing itself.
+    func evaluate(in evaluator: inout RuleEvaluator, budget: inout RuleBudget) -> Result<RuleValue, RuleFailure> {
+        evaluator.steps = budget.steps
+        evaluator.sizeLeft = budget.size
+        defer {
+            budget.steps = max(evaluator.steps, 0)
+            budget.size = max(evaluator.sizeLeft, 0)
+        }
+        do {
+            return .success(try evaluator.evaluate(root))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Whether the expression uses the variable in slot `index` at all.
     func uses(_ index: Int) -> Bool { fieldsUsed[index] != nil }
 }

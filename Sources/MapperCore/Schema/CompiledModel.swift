@@ -50,6 +50,10 @@ final class CompiledModel: Sendable {
     /// Whether the model has `rules` or a property with `transform` or `computed`: only then does a conversion note
     /// where values are written and evaluate expressions.
     let usesExpressions: Bool
+    /// Per property: whether a model rule or a property expression reads its value; then the conversion notes
+    /// where the value is written (`Converter.ruleSpans`). Apart from `plans`, which models without expressions
+    /// read in their loop, and which this would make larger.
+    let readByRules: [Bool]
     /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
     /// and there is neither `transformToJSON` nor `unwrap` to apply.
     let wireIsFlat: Bool
@@ -91,9 +95,9 @@ final class CompiledModel: Sendable {
         let ruled = Set(required + requireAny.flatMap(\.indexes))
         var read = rules?.readProperties ?? []
         for property in properties { if let expression = property.expression { read.formUnion(expression.readProperties(count: properties.count)) } }
+        readByRules = properties.indices.map { read.contains($0) }
         plans = properties.indices.map {
-            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), readByRules: read.contains($0),
-                         fragments: &fragments)
+            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), fragments: &fragments)
         }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
@@ -147,11 +151,6 @@ struct PropertyPlan: Sendable {
     /// Whether `validate` reads this property (`required`, `requireAny`): only then is it noted that it holds a
     /// value.
     let ruled: Bool
-    /// Whether a model rule or a property expression reads this property's value: then the conversion notes where
-    /// the value is written.
-    let readByRules: Bool
-    /// Whether the property has a `transform` or `computed` expression (it then takes the general path).
-    let hasExpression: Bool
     let hasDeclaredDefault: Bool
     /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
     let implicitZero: ImplicitZero?
@@ -181,10 +180,8 @@ struct PropertyPlan: Sendable {
         case isoDate
     }
 
-    init(_ property: CompiledProperty, ruled: Bool, readByRules: Bool, fragments: inout [UInt8]) {
+    init(_ property: CompiledProperty, ruled: Bool, fragments: inout [UInt8]) {
         self.ruled = ruled
-        self.readByRules = readByRules
-        hasExpression = property.expression != nil
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
@@ -192,7 +189,7 @@ struct PropertyPlan: Sendable {
             ? nil : (value.zeroIsFalse ? .false : .zero)
         switch value.kind {
         case _ where value.constraints != nil: common = nil
-        case _ where readByRules || hasExpression: common = nil  // the general path notes where the value is written
+        case _ where property.expression != nil: common = nil  // the general path applies the expression
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url
