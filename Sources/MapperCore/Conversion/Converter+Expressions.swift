@@ -28,9 +28,10 @@ extension Converter {
 
     /// Notes a computed property's place for `insertComputed`; false for a property that is read.
     @inline(never)
-    mutating func deferComputed(_ property: CompiledProperty, _ index: Int, _ expressions: inout ExpressionState) -> Bool {
+    mutating func deferComputed(_ property: CompiledProperty, _ index: Int, of model: CompiledModel,
+                                _ expressions: inout ExpressionState) -> Bool {
         guard property.expression?.isComputed == true else { return false }
-        slots[expressions.spanFrame + 3 * index + 2] = out.count
+        slots[expressions.spanFrame + 3 * model.spanIndex[index] + 2] = out.count
         expressions.hasComputed = true
         return true
     }
@@ -46,15 +47,15 @@ extension Converter {
                            holdsFrame: holdsFrame, &expressions)
         }
         if model.readByRules[index], holds[holdsFrame + index] {
-            noteSpan(index, valueStart, out.count, expressions.spanFrame)
+            noteSpan(index, of: model, valueStart, out.count, expressions.spanFrame)
         }
     }
 
     /// Notes where property `index`'s converted value was written (`ExpressionState.spanFrame`).
     @inline(__always)
-    func noteSpan(_ index: Int, _ start: Int, _ end: Int, _ spanFrame: Int) {
-        slots[spanFrame + 3 * index] = start
-        slots[spanFrame + 3 * index + 1] = end
+    func noteSpan(_ index: Int, of model: CompiledModel, _ start: Int, _ end: Int, _ spanFrame: Int) {
+        slots[spanFrame + 3 * model.spanIndex[index]] = start
+        slots[spanFrame + 3 * model.spanIndex[index] + 1] = end
     }
 
     /// `transform` on the value just written at `valueStart` (the property holds one): the expression's result,
@@ -125,8 +126,9 @@ extension Converter {
         var input: RuleMap?
         var shift = 0
         var previous: (position: Int, trailingComma: Bool) = (-1, false)
-        for index in model.properties.indices where slots[expressions.spanFrame + 3 * index + 2] >= 0 {
-            let position = slots[expressions.spanFrame + 3 * index + 2]
+        for index in model.properties.indices
+        where model.spanIndex[index] >= 0 && slots[expressions.spanFrame + 3 * model.spanIndex[index] + 2] >= 0 {
+            let position = slots[expressions.spanFrame + 3 * model.spanIndex[index] + 2]
             let property = model.properties[index]
             let expression = property.expression!
             bind(expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
@@ -152,7 +154,7 @@ extension Converter {
             guard flat else {
                 let end = out.count
                 unusual.update { $0.spans.append((index, start, end)) }
-                if model.readByRules[index] { noteSpan(index, start, end, expressions.spanFrame) }
+                if model.readByRules[index] { noteSpan(index, of: model, start, end, expressions.spanFrame) }
                 continue
             }
             let value = out.written(from: start)
@@ -172,12 +174,12 @@ extension Converter {
             shift += inserted.count
             previous = (position, trailingComma || (previous.position == position && previous.trailingComma))
             let spanFrame = expressions.spanFrame
-            for other in model.properties.indices where slots[spanFrame + 3 * other] >= at {
+            for other in 0..<model.spanCount where slots[spanFrame + 3 * other] >= at {
                 slots[spanFrame + 3 * other] += inserted.count
                 slots[spanFrame + 3 * other + 1] += inserted.count
             }
             if model.readByRules[index] {
-                noteSpan(index, at + valueOffset, at + valueOffset + value.count, spanFrame)
+                noteSpan(index, of: model, at + valueOffset, at + valueOffset + value.count, spanFrame)
             }
         }
         expressions.budget = budget
@@ -187,9 +189,10 @@ extension Converter {
 
     /// The converted value of property `index`, if noted (`noteSpan`).
     private func propertyValue(_ index: Int, _ model: CompiledModel, spanFrame: Int) -> RuleValue? {
-        let start = slots[spanFrame + 3 * index]
-        guard start >= 0 else { return nil }
-        return selfValue(out.bytes(start..<slots[spanFrame + 3 * index + 1]), as: model.properties[index].value)
+        let entry = model.spanIndex[index]
+        guard entry >= 0, slots[spanFrame + 3 * entry] >= 0 else { return nil }
+        let start = slots[spanFrame + 3 * entry]
+        return selfValue(out.bytes(start..<slots[spanFrame + 3 * entry + 1]), as: model.properties[index].value)
     }
 
     /// Sets `ruleScratch` up for one expression: its variables (`self` and `input`, as whole maps only when the

@@ -132,7 +132,7 @@ extension Converter {
         let plans = model.plans
         let fragments = model.fragments
         var expressions = ExpressionState()  // used only `WithExpressions`
-        if Mode.enabled { expressions.spanFrame = slots.push(3 * model.properties.count, filledWith: -1) }  // popped with `frame`
+        if Mode.enabled { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }  // popped with `frame`
         for i in plans.indices {
             let plan = plans[i]
             if shortcuts, plan.plainKeyID >= 0 {
@@ -158,7 +158,7 @@ extension Converter {
                         if plan.ruled { holds[unchecked: holdsFrame + i] = true }  // `i` < the property count
                         if Mode.enabled, model.readByRules[i] {
                             let valueStart = propertyStart + plan.fragment(wire: writesWire, first: first).count
-                            noteSpan(i, valueStart, out.count, expressions.spanFrame)
+                            noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
                         }
                         first = false
                         continue
@@ -172,7 +172,7 @@ extension Converter {
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
                 // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
-                if Mode.enabled, property.expression != nil, deferComputed(property, i, &expressions) { return }
+                if Mode.enabled, property.expression != nil, deferComputed(property, i, of: model, &expressions) { return }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -383,9 +383,10 @@ struct ExpressionState {
     var hasComputed = false
     /// What is left of the object's rule budget once a transform or computed property spent some of it.
     var budget: RuleBudget?
-    /// A frame of `Converter.slots` with three entries per property: where the value an expression reads was written
-    /// (start and end offset in `out`), and where a computed property is to be inserted; -1 when not noted. Plain
-    /// values only, so that the state costs nothing to make and drop.
+    /// A frame of `Converter.slots` with three entries per property that an expression reads or that has one
+    /// (`CompiledModel.spanIndex`): where its value was written (start and end offset in `out`), and where a computed
+    /// property is to be inserted; -1 when not noted. Plain values only, so that the state costs nothing to make and
+    /// drop.
     var spanFrame = 0
 }
 

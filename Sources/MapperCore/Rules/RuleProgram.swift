@@ -50,15 +50,7 @@ struct RuleProgram: Sendable {
         if slotCount > values.count { slots.append(contentsOf: repeatElement(.null, count: slotCount - values.count)) }
         var evaluator = RuleEvaluator(slots: slots, steps: budget.steps, sizeLeft: budget.size)
         evaluator.members = members
-        defer {
-            budget.steps = max(evaluator.steps, 0)
-            budget.size = max(evaluator.sizeLeft, 0)
-        }
-        do {
-            return .success(try evaluator.evaluate(root))
-        } catch {
-            return .failure(error)
-        }
+        return evaluate(in: &evaluator, budget: &budget)
     }
 
     /// Evaluates in `evaluator`, whose variable slots (at least `slotCount`) and member slots the caller has set;

@@ -54,6 +54,10 @@ final class CompiledModel: Sendable {
     /// where the value is written (`Converter.ruleSpans`). Apart from `plans`, which models without expressions
     /// read in their loop, and which this would make larger.
     let readByRules: [Bool]
+    /// Per property: its entry in a conversion's frame of value offsets (`ExpressionState.spanFrame`) when an
+    /// expression reads it or it has one, else -1; `spanCount` such properties.
+    let spanIndex: [Int]
+    let spanCount: Int
     /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
     /// and there is neither `transformToJSON` nor `unwrap` to apply.
     let wireIsFlat: Bool
@@ -96,6 +100,13 @@ final class CompiledModel: Sendable {
         var read = rules?.readProperties ?? []
         for property in properties { if let expression = property.expression { read.formUnion(expression.readProperties(count: properties.count)) } }
         readByRules = properties.indices.map { read.contains($0) }
+        var spans = 0
+        spanIndex = properties.indices.map { index in
+            guard read.contains(index) || properties[index].expression != nil else { return -1 }
+            defer { spans += 1 }
+            return spans
+        }
+        spanCount = spans
         plans = properties.indices.map {
             PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), fragments: &fragments)
         }
