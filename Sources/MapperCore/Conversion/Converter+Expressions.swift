@@ -6,24 +6,39 @@ extension Converter {
     /// `input` the object as received; a rule that is false, not a bool, or fails adds `rule_failed` at its path.
     /// The rules share the object's budget with its transforms and computed properties.
     mutating func evaluateRules(of model: CompiledModel, _ object: ValueRef, _ expressions: ExpressionState) {
-        guard let compiled = model.rules else { return }
+        guard model.rules != nil else { return }
         var input: RuleMap?
         var budget = expressions.budget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
-        // Through a buffer pointer: `for rule in` would copy each rule (a retain and a release of every field).
-        compiled.rules.withUnsafeBufferPointer { rules in
-            for rule in rules.indices {
-                bind(rules[rule].sources, wholeSelf: compiled.usesWholeSelf, wholeInput: compiled.usesWholeInput,
-                     slotCount: rules[rule].program.slotCount, model, expressions.spanFrame, object, &input)
-                let message: String
-                switch rules[rule].program.evaluate(in: &ruleScratch!.evaluator, budget: &budget) {
-                case .success(.bool(true)): continue
-                case .success(.bool(false)): message = rules[rule].message
-                case .success(let other): message = "rule yielded \(other.typeName.rawValue), not bool"
-                case .failure(let failure): message = failure.message
+        var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)  // shared by the object's rules
+        // Borrowed, through a buffer pointer: a copy of the rules, a rule or its program costs a retain and a release
+        // of each of its fields.
+        Unmanaged.passUnretained(model.rules!).borrowed { compiled in
+            compiled.rules.withUnsafeBufferPointer { rules in
+                for rule in rules.indices {
+                    bind(rules[rule].sources, wholeSelf: compiled.usesWholeSelf, wholeInput: compiled.usesWholeInput,
+                         slotCount: rules[rule].program.slotCount, model, expressions.spanFrame, object, &input,
+                         into: &evaluator)
+                    let result = Unmanaged.passUnretained(rules[rule].program).borrowed {
+                        $0.evaluate(in: &evaluator, budget: &budget)
+                    }
+                    if case .success(.bool(true)) = result { continue }
+                    reportRule(rules[rule], result)
                 }
-                diagnostics.record(path.render(documents) + rules[rule].path, .ruleFailed, message, isError: true)
             }
         }
+    }
+
+    /// `rule_failed` for a rule that did not yield true.
+    @inline(never)
+    private mutating func reportRule(_ rule: CompiledRules.Rule, _ result: Result<RuleValue, RuleFailure>) {
+        let message: String
+        switch result {
+        case .success(.bool(true)): return
+        case .success(.bool(false)): message = rule.message
+        case .success(let other): message = "rule yielded \(other.typeName.rawValue), not bool"
+        case .failure(let failure): message = failure.message
+        }
+        diagnostics.record(path.render(documents) + rule.path, .ruleFailed, message, isError: true)
     }
 
     /// Notes a computed property's place for `insertComputed`; false for a property that is read.
@@ -69,11 +84,12 @@ extension Converter {
         defer { expressions.budget = budget }
         let written = out.written(from: valueStart)
         var input: RuleMap?
+        var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)
         bind(expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
-             slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input)
+             slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input, into: &evaluator)
         func run(_ value: RuleValue) -> Result<RuleValue, RuleFailure> {
-            ruleScratch!.evaluator.slots[2] = value
-            return expression.program.evaluate(in: &ruleScratch!.evaluator, budget: &budget)
+            evaluator.slots[2] = value
+            return expression.program.evaluate(in: &evaluator, budget: &budget)
         }
         var result: Result<RuleValue, RuleFailure>
         if let element = expression.element, let json = try? JSONValue.parse(written, maxDepth: options.maxDepth) {
@@ -124,6 +140,7 @@ extension Converter {
                                  flat: Bool, _ expressions: inout ExpressionState, unusual: inout UnusualObjectState?) {
         var budget = expressions.budget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
         var input: RuleMap?
+        var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)  // shared by the object's computed properties
         var shift = 0
         var previous: (position: Int, trailingComma: Bool) = (-1, false)
         for index in model.properties.indices
@@ -132,12 +149,13 @@ extension Converter {
             let property = model.properties[index]
             let expression = property.expression!
             bind(expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
-                 slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input)
+                 slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input,
+                 into: &evaluator)
             let depth = path.depth
             path.push(.literal(Array(property.name.utf8)))
             defer { path.truncate(to: depth) }
             let json: [UInt8]
-            switch expression.program.evaluate(in: &ruleScratch!.evaluator, budget: &budget).flatMap(Self.json) {
+            switch expression.program.evaluate(in: &evaluator, budget: &budget).flatMap(Self.json) {
             case .failure(let failure):
                 fail(.ruleFailed, failure.message)
                 continue
@@ -195,18 +213,15 @@ extension Converter {
         return selfValue(out.bytes(start..<slots[spanFrame + 3 * entry + 1]), as: model.properties[index].value)
     }
 
-    /// Sets `ruleScratch` up for one expression: its variables (`self` and `input`, as whole maps only when the
+    /// Sets `evaluator` up for one expression: its variables (`self` and `input`, as whole maps only when the
     /// expression uses them whole; a transform's `value` is slot 2, set by the caller; `slotCount` slots in all) and
-    /// its member slots. Only the properties it names are read back. The scratch's arrays are reused from one
-    /// evaluation to the next, so that evaluating allocates nothing of its own.
+    /// its member slots. Only the properties it names are read back. One evaluator serves an object's
+    /// expressions: its slots are allocated at most once per object, and not at all for an expression that reads at
+    /// most two fields (held inline, `RuleMembers`), no whole variable and no comprehension.
     private mutating func bind(_ sources: [CompiledRules.Source], wholeSelf: Bool, wholeInput: Bool, slotCount: Int,
-                               _ model: CompiledModel, _ spanFrame: Int, _ object: ValueRef, _ input: inout RuleMap?) {
-        if ruleScratch == nil { ruleScratch = Self.rulePool.take() ?? RuleScratch() }
-        // Member slots are overwritten in place: emptying the array first costs more than the evaluation.
-        if ruleScratch!.evaluator.members.count < sources.count {
-            ruleScratch!.evaluator.members.append(
-                contentsOf: repeatElement(nil, count: sources.count - ruleScratch!.evaluator.members.count))
-        }
+                               _ model: CompiledModel, _ spanFrame: Int, _ object: ValueRef, _ input: inout RuleMap?,
+                               into evaluator: inout RuleEvaluator) {
+        // Member slots are overwritten in place: emptying them first costs more than the evaluation.
         for (slot, source) in sources.enumerated() {
             let value: RuleValue?
             switch source {
@@ -216,7 +231,7 @@ extension Converter {
                 if input == nil { input = inputMap(object) }
                 value = input?[key]
             }
-            ruleScratch!.evaluator.members[slot] = value
+            evaluator.members[slot] = value
         }
         var selfMap = RuleValue.null
         if wholeSelf {
@@ -236,11 +251,11 @@ extension Converter {
         // A rule that names `self` and `input` only through fields, and has no comprehension, reads no slot.
         guard slotCount > 2 || wholeSelf || wholeInput else { return }
         let count = max(slotCount, 3)
-        if ruleScratch!.evaluator.slots.count < count {
-            ruleScratch!.evaluator.slots.append(contentsOf: repeatElement(.null, count: count - ruleScratch!.evaluator.slots.count))
+        if evaluator.slots.count < count {
+            evaluator.slots.append(contentsOf: repeatElement(.null, count: count - evaluator.slots.count))
         }
-        ruleScratch!.evaluator.slots[0] = selfMap
-        ruleScratch!.evaluator.slots[1] = inputValue
+        evaluator.slots[0] = selfMap
+        evaluator.slots[1] = inputValue
     }
 
     /// The object as received (after `willTransform`), as a map from its keys.
@@ -276,24 +291,25 @@ extension Converter {
     /// A converted value as the rule language sees it (docs/rules.md, "Types"): by the property's type, read back
     /// from the canonical bytes written for it.
     func selfValue(_ bytes: UnsafeRawBufferPointer, as value: CompiledValue) -> RuleValue? {
-        // Plain integers, the most common operands, are read without building a JSON tree.
+        // Plain integers, the most common operands, are read without building a JSON tree: the bytes are the
+        // canonical digits, and up to 18 of them cannot overflow either type, so they are summed directly.
         if case .integer(let range) = value.kind, let first = bytes.first, first == UInt8(ascii: "-") || first.isASCIIDigit {
-            // Up to 18 digits cannot overflow either type: summed directly, without a String.
-            if bytes.count <= 18, first != UInt8(ascii: "-") || range.lowerBound < 0 {
+            let unsigned = range.lowerBound >= 0
+            let negative = first == UInt8(ascii: "-")
+            if bytes.count <= 18, !(negative && unsigned) {
+                var index = negative ? 1 : 0
+                var valid = index < bytes.count
                 var magnitude: Int64 = 0
-                var valid = true
-                for byte in bytes[(first == UInt8(ascii: "-") ? 1 : 0)...] {
-                    let digit = byte &- UInt8(ascii: "0")
-                    if digit >= 10 { valid = false }
+                while index < bytes.count {
+                    let digit = bytes.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")
+                    valid = valid && digit < 10
                     magnitude = magnitude &* 10 &+ Int64(digit)
+                    index &+= 1
                 }
-                if valid, bytes.count > (first == UInt8(ascii: "-") ? 1 : 0) {
-                    if range.lowerBound >= 0 { return .uint(UInt64(magnitude)) }
-                    return .int(first == UInt8(ascii: "-") ? -magnitude : magnitude)
-                }
+                if valid { return unsigned ? .uint(UInt64(magnitude)) : .int(negative ? -magnitude : magnitude) }
             }
             let text = String(decoding: bytes, as: UTF8.self)
-            if range.lowerBound >= 0 { return UInt64(text).map { .uint($0) } }
+            if unsigned { return UInt64(text).map { .uint($0) } }
             return Int64(text).map { .int($0) }
         }
         guard let json = try? JSONValue.parse(Array(bytes)) else { return nil }

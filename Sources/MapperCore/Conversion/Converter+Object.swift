@@ -67,8 +67,10 @@ extension Converter {
         // The key index is borrowed from `model`, which holds it for the whole call: a local copy would cost an
         // atomic retain and release per object.
         Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys).borrowed { keys in
-            if model.usesExpressions {
+            if model.hasPropertyExpressions {
                 convertProperties(of: model, object, requestedAs: declared, keys: keys, WithExpressions.self)
+            } else if model.rules != nil {
+                convertProperties(of: model, object, requestedAs: declared, keys: keys, WithRules.self)
             } else {
                 convertProperties(of: model, object, requestedAs: declared, keys: keys, WithoutExpressions.self)
             }
@@ -76,8 +78,9 @@ extension Converter {
     }
 
     /// `convertProperties`, matching input keys through `keys` (the model's wire or model-form key index). `Mode`
-    /// is decided once per model (`CompiledModel.usesExpressions`): the loop is compiled twice, and the copy for
-    /// models without rules, transforms or computed properties has none of their checks.
+    /// is decided once per model: the loop is compiled three times. The copy for models without rules, transforms or
+    /// computed properties has none of their checks; the copy for models with `rules` only notes where the values
+    /// the rules read are written, inside the branch that `required` properties already take (`PropertyPlan.ruled`).
     private mutating func convertProperties<Mode: ExpressionMode>(
         of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel, keys: KeyIndex, _: Mode.Type
     ) {
@@ -131,8 +134,8 @@ extension Converter {
         let shortcuts = options.commonValueShortcuts && flat && !fromModel && !hasDuplicates
         let plans = model.plans
         let fragments = model.fragments
-        var expressions = ExpressionState()  // used only `WithExpressions`
-        if Mode.enabled { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }  // popped with `frame`
+        var expressions = ExpressionState()  // used only with `Mode.rules`
+        if Mode.rules { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }  // popped with `frame`
         for i in plans.indices {
             let plan = plans[i]
             if shortcuts, plan.plainKeyID >= 0 {
@@ -148,17 +151,19 @@ extension Converter {
                 }
                 if keyToken >= 0, let form = plan.common {
                     let value = ValueRef(document: object.document, index: keyToken + 1)
-                    let propertyStart = Mode.enabled ? out.count : 0
+                    let propertyStart = Mode.rules ? out.count : 0
                     let written = fragments.withUnsafeBytes { fragments in
                         let fragment = UnsafeRawBufferPointer(rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
                         return writeCommonValue(value, as: form, after: fragment)
                     }
                     switch written {
                     case .value:
-                        if plan.ruled { holds[unchecked: holdsFrame + i] = true }  // `i` < the property count
-                        if Mode.enabled, model.readByRules[i] {
-                            let valueStart = propertyStart + plan.fragment(wire: writesWire, first: first).count
-                            noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
+                        if plan.ruled {
+                            holds[unchecked: holdsFrame + i] = true  // `i` < the property count
+                            if Mode.rules, model.readByRules[i] {
+                                let valueStart = propertyStart + plan.fragment(wire: writesWire, first: first).count
+                                noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
+                            }
                         }
                         first = false
                         continue
@@ -172,7 +177,7 @@ extension Converter {
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
                 // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
-                if Mode.enabled, property.expression != nil, deferComputed(property, i, of: model, &expressions) { return }
+                if Mode.propertyExpressions, property.expression != nil, deferComputed(property, i, of: model, &expressions) { return }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -187,7 +192,7 @@ extension Converter {
                 if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
                 let valueStart = out.count
                 if let found {
-                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: Mode.enabled ? property.readValue : property.value)
+                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: Mode.propertyExpressions ? property.readValue : property.value)
                     if outcome != .value { out.truncate(to: valueStart) }
                     if outcome == .value {
                         holds[holdsFrame + i] = true
@@ -207,9 +212,12 @@ extension Converter {
                 } else if property.value.hasImplicitZero {
                     TypeCoercion.writeZero(isBool: property.value.zeroIsFalse, into: &out)
                 }
-                if Mode.enabled, model.readByRules[i] || property.expression != nil {
+                // (Every property an expression reads is `ruled`.)
+                if Mode.propertyExpressions, plan.ruled || property.expression != nil {
                     finishValue(property, i, of: model, object, valueStart: valueStart,
                                 holdsFrame: holdsFrame, &expressions)
+                } else if Mode.rules, plan.ruled, holds[holdsFrame + i], model.readByRules[i] {
+                    noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
                 }
                 if out.count == valueStart {
                     out.truncate(to: propertyStart)
@@ -221,7 +229,7 @@ extension Converter {
                 }
             }
         }
-        if Mode.enabled, expressions.hasComputed {
+        if Mode.propertyExpressions, expressions.hasComputed {
             insertComputed(of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
                            &expressions, unusual: &unusual)
         }
@@ -239,7 +247,7 @@ extension Converter {
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
                         frame: frame)
         checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
-        if Mode.enabled { evaluateRules(of: model, object, expressions) }
+        if Mode.rules { evaluateRules(of: model, object, expressions) }
         if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }
     }
 
@@ -371,10 +379,25 @@ struct UnusualObjectState {
     var spans: [(property: Int, start: Int, end: Int)] = []
 }
 
-/// Whether `Converter.convertProperties` evaluates expressions: decided at compile time, per specialisation.
-protocol ExpressionMode { static var enabled: Bool { get } }
-enum WithExpressions: ExpressionMode { static var enabled: Bool { true } }
-enum WithoutExpressions: ExpressionMode { static var enabled: Bool { false } }
+/// Which expressions `Converter.convertProperties` evaluates: decided at compile time, per specialisation. `rules`:
+/// the model's `rules` run, and the values expressions read are noted; `propertyExpressions`: `transform` and
+/// `computed` properties too.
+protocol ExpressionMode {
+    static var rules: Bool { get }
+    static var propertyExpressions: Bool { get }
+}
+enum WithExpressions: ExpressionMode {
+    static var rules: Bool { true }
+    static var propertyExpressions: Bool { true }
+}
+enum WithRules: ExpressionMode {
+    static var rules: Bool { true }
+    static var propertyExpressions: Bool { false }
+}
+enum WithoutExpressions: ExpressionMode {
+    static var rules: Bool { false }
+    static var propertyExpressions: Bool { false }
+}
 
 /// What an object's expressions note during its conversion (docs/rules.md); apart from `UnusualObjectState`, so
 /// that models without expressions never carry it.

@@ -36,9 +36,6 @@ struct Converter {
     /// Whether the root object is built as the model asked for whatever its `classForDictionary` says (the patch
     /// and the result of a merge, whose target has already chosen). Read only where a model has such rules.
     var keepsRootModel = false
-    /// The evaluator of every expression in this conversion, its arrays reused (`bind`, docs/rules.md): taken from
-    /// `rulePool` by the first expression evaluated, so that a conversion without any carries none.
-    var ruleScratch: RuleScratch?
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
@@ -60,9 +57,6 @@ struct Converter {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096 && $0.3.capacity <= 4096
     }
 
-    /// Rule evaluators of finished conversions, their arrays' capacity kept.
-    static let rulePool = ScratchPool<RuleScratch>(limit: 8) { $0.evaluator.slots.count <= 64 && $0.evaluator.members.count <= 64 }
-
     /// The largest output buffer the pool keeps.
     static let largestKeptOutput = 256 * 1024
 
@@ -77,10 +71,6 @@ struct Converter {
         path.removeAll()
         let kept = out.capacity <= Self.largestKeptOutput ? out : OutputBuffer()
         Self.scratchPool.give((slots, holds, unread, path, kept))
-        if let ruleScratch {
-            ruleScratch.clear()
-            Self.rulePool.give(ruleScratch)
-        }
     }
 
     /// Whether warnings are errors by the request's mode (`diagnostics.strict` also follows `strict` models and
@@ -250,16 +240,5 @@ extension Converter {
     {
         token.kind == .null ? .noValue : TypeCoercion.dropped(
             .wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
-    }
-}
-
-/// A rule evaluator kept between conversions (`Converter.rulePool`), so that evaluating allocates no slot arrays.
-final class RuleScratch: @unchecked Sendable {  // owned by one converter at a time
-    @exclusivity(unchecked) var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)
-
-    /// Drops the values of the last evaluation, keeping the arrays.
-    func clear() {
-        for i in evaluator.members.indices { evaluator.members[i] = nil }
-        for i in evaluator.slots.indices { evaluator.slots[i] = .null }
     }
 }

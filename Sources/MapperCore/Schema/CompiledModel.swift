@@ -47,11 +47,11 @@ final class CompiledModel: Sendable {
     let transformToJSON: TransformToJSON?
     /// `rules`, compiled; nil when the model has none (docs/rules.md).
     let rules: CompiledRules?
-    /// Whether the model has `rules` or a property with `transform` or `computed`: only then does a conversion note
-    /// where values are written and evaluate expressions.
-    let usesExpressions: Bool
+    /// Whether a property has `transform` or `computed`: only then, or when the model has `rules`, does a conversion
+    /// note where values are written and evaluate expressions (`Converter.convertProperties`).
+    let hasPropertyExpressions: Bool
     /// Per property: whether a model rule or a property expression reads its value; then the conversion notes
-    /// where the value is written (`Converter.ruleSpans`). Apart from `plans`, which models without expressions
+    /// where the value is written (`ExpressionState.spanFrame`). Apart from `plans`, which models without expressions
     /// read in their loop, and which this would make larger.
     let readByRules: [Bool]
     /// Per property: its entry in a conversion's frame of value offsets (`ExpressionState.spanFrame`) when an
@@ -93,7 +93,7 @@ final class CompiledModel: Sendable {
         self.requireAny = requireAny
         self.transformToJSON = transformToJSON
         self.rules = rules
-        usesExpressions = rules != nil || properties.contains { $0.expression != nil }
+        hasPropertyExpressions = properties.contains { $0.expression != nil }
         self.schema = schema
         var fragments: [UInt8] = []
         let ruled = Set(required + requireAny.flatMap(\.indexes))
