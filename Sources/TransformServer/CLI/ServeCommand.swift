@@ -21,7 +21,7 @@ enum ServeCommand {
             failStartup(error.description, status: 2)
         case .success(let (value, warnings)):
             // docs/operations.md, "Logs": every line is a JSON object, this warning too.
-            for warning in warnings { Log.event("configuration_warning", [("message", warning)]) }
+            for warning in warnings { Log.event(.configurationWarning, [("message", warning)]) }
             configuration = value
         }
         do throws(ConfigurationError) {
@@ -77,7 +77,7 @@ enum ServeCommand {
                 }
                 let grace = DispatchTimeInterval.milliseconds(configuration.drainGraceMs)
                 server.drain(grace: grace) { forced in
-                    Log.event("stopped", ["forcedClosed": String(forced)])
+                    Log.event(.stopped, ["forcedClosed": String(forced)])
                     exit(0)
                 }
             }
@@ -85,7 +85,7 @@ enum ServeCommand {
             signalSources.append(source)
         }
         if registered.wait(timeout: .now() + .seconds(30)) == .timedOut {
-            Log.event("signals_not_registered", ["waitedMs": "30000"])  // still served; a signal may then be lost
+            Log.event(.signalsNotRegistered, ["waitedMs": "30000"])  // still served; a signal may then be lost
         }
         reloadTimer = SchemaReloader.startPolling(server.context)
         // Printed once the signals are handled: a supervisor (or test) that reads this line and sends SIGTERM at
@@ -98,7 +98,7 @@ enum ServeCommand {
     /// Logs why the server cannot start — one `startup_failed` event per line of `reason` (a broken schema set lists
     /// every problem) — and exits with `status`. docs/operations.md, "Logs": every line is a JSON object.
     private static func failStartup(_ reason: String, status: Int32) -> Never {
-        for line in reason.split(separator: "\n") { Log.event("startup_failed", [("reason", String(line))]) }
+        for line in reason.split(separator: "\n") { Log.event(.startupFailed, [("reason", String(line))]) }
         exit(status)
     }
 

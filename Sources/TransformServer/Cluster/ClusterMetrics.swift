@@ -9,7 +9,7 @@ struct ClusterMetrics {
     /// `transform_registry_apply_failures_total`: store states that did not validate here and were not served.
     var applyFailures = 0
     /// `transform_registry_apply_lag_seconds`: from a write's commit time (stored with it) to its adoption here.
-    var applyLag = PrometheusExposition.Histogram(name: "transform_registry_apply_lag_seconds")
+    var applyLag = PrometheusExposition.Histogram(name: MetricName.registryApplyLag.rawValue)
 
     /// Appends the six families; `synced` and `revision` are read at scrape time.
     func emit(synced: Bool, revision: Int, into out: inout [UInt8]) {
@@ -28,26 +28,26 @@ struct ClusterMetrics {
     }
 
     enum Header {
-        static let up = PrometheusExposition.header(name: "transform_registry_store_up",
+        static let up = MetricName.registryStoreUp.header(
             help: "1 while the registry is synced with etcd (first read done, watch running), else 0.", type: .gauge)
-        static let revision = PrometheusExposition.header(name: "transform_registry_revision",
+        static let revision = MetricName.registryRevision.header(
             help: "The etcd revision of the registry this replica serves.", type: .gauge)
-        static let watchRestarts = PrometheusExposition.header(name: "transform_registry_watch_restarts_total",
+        static let watchRestarts = MetricName.registryWatchRestarts.header(
             help: "Times the etcd watch ended and was started again.", type: .counter)
-        static let writeConflicts = PrometheusExposition.header(name: "transform_registry_write_conflicts_total",
+        static let writeConflicts = MetricName.registryWriteConflicts.header(
             help: "Registry commits refused because another write came first (each was retried).", type: .counter)
-        static let applyLag = PrometheusExposition.header(name: "transform_registry_apply_lag_seconds",
+        static let applyLag = MetricName.registryApplyLag.header(
             help: "Time from a registry write's commit in etcd to its adoption by this replica.", type: .histogram)
-        static let applyFailures = PrometheusExposition.header(name: "transform_registry_apply_failures_total",
+        static let applyFailures = MetricName.registryApplyFailures.header(
             help: "Registry states from etcd that did not validate on this replica and were not served.",
             type: .counter)
     }
 
     enum Prefix {
-        static let up = PrometheusExposition.prefix(name: "transform_registry_store_up", labels: [])
-        static let revision = PrometheusExposition.prefix(name: "transform_registry_revision", labels: [])
-        static let watchRestarts = PrometheusExposition.prefix(name: "transform_registry_watch_restarts_total", labels: [])
-        static let writeConflicts = PrometheusExposition.prefix(name: "transform_registry_write_conflicts_total", labels: [])
-        static let applyFailures = PrometheusExposition.prefix(name: "transform_registry_apply_failures_total", labels: [])
+        static let up = MetricName.registryStoreUp.prefix()
+        static let revision = MetricName.registryRevision.prefix()
+        static let watchRestarts = MetricName.registryWatchRestarts.prefix()
+        static let writeConflicts = MetricName.registryWriteConflicts.prefix()
+        static let applyFailures = MetricName.registryApplyFailures.prefix()
     }
 }

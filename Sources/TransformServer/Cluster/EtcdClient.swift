@@ -161,7 +161,7 @@ final class EtcdClient: Sendable {
         else {
             // A refused login is not an unreachable endpoint: the call goes on without a valid token and fails
             // with etcd's "invalid auth token" (16); the reason is logged here, without the password.
-            Log.event("etcd_authentication_failed", ["endpoint": endpoint, "user": credentials.user,
+            Log.event(.etcdAuthenticationFailed, ["endpoint": endpoint, "user": credentials.user,
                                                      "answer": String(decoding: answer.body.prefix(300), as: UTF8.self)])
             return "invalid"
         }

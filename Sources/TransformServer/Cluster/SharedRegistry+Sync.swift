@@ -26,7 +26,7 @@ extension SharedRegistry {
                     adopt(try store.readAll(), fullRead: true)
                     needsFullRead = false
                 } catch {
-                    Log.event("registry_read_failed", ["error": error.description])
+                    Log.event(.registryReadFailed, ["error": error.description])
                     backoffMs = pause(backoffMs)
                     continue
                 }
@@ -40,7 +40,7 @@ extension SharedRegistry {
                         backoffMs = 50
                         return true
                     case .compacted:
-                        Log.event("registry_watch_compacted", ["revision": String(from)])
+                        Log.event(.registryWatchCompacted, ["revision": String(from)])
                         needsFullRead = true
                         return false
                     case .changes(let revision, let models, let removed, let head):
@@ -50,7 +50,7 @@ extension SharedRegistry {
                 }
             } catch {
                 if error.isCompacted { needsFullRead = true }
-                Log.event("registry_watch_failed", ["error": error.description])
+                Log.event(.registryWatchFailed, ["error": error.description])
             }
             let now = DispatchTime.now().uptimeNanoseconds
             served.withLock { if $0.downSince == nil { $0.downSince = now } }

@@ -85,7 +85,7 @@ final class SharedRegistry: Sendable {
             do throws(SchemaSetError) {
                 try registry.load(served.files, overlay: Self.overlay(state))
             } catch {
-                Log.event("registry_apply_failed", ["revision": String(state.revision),
+                Log.event(.registryApplyFailed, ["revision": String(state.revision),
                     "problems": error.problems.map(\.description).joined(separator: "; ")])
                 metrics.withLock { $0.applyFailures += 1 }
             }
@@ -98,7 +98,7 @@ final class SharedRegistry: Sendable {
             return first ? state.revision : nil
         }
         if let first {
-            Log.event("registry_synced", ["revision": String(first)])
+            Log.event(.registrySynced, ["revision": String(first)])
         }
     }
 

@@ -85,15 +85,15 @@ enum SchemaReloader {
             try body()
             context.metrics.recordSchemaReload(accepted: true)
             let snapshot = context.registry.current
-            Log.event("schemas_reloaded", [("trigger", trigger.rawValue), ("models", String(snapshot.entries.count)),
+            Log.event(.schemasReloaded, [("trigger", trigger.rawValue), ("models", String(snapshot.entries.count)),
                                            ("schemaSet", context.schemaSet(of: snapshot))])
         } catch let error as SchemaSetError {
             context.metrics.recordSchemaReload(accepted: false)
-            Log.event("schemas_reload_rejected", [("trigger", trigger.rawValue),
+            Log.event(.schemasReloadRejected, [("trigger", trigger.rawValue),
                 ("problems", error.problems.map(\.description).joined(separator: "; "))])
         } catch {
             context.metrics.recordSchemaReload(accepted: false)
-            Log.event("schemas_reload_rejected", [("trigger", trigger.rawValue), ("error", "\(error)")])
+            Log.event(.schemasReloadRejected, [("trigger", trigger.rawValue), ("error", "\(error)")])
         }
     }
 

@@ -44,7 +44,7 @@ enum ErrorResponse {
 
     /// A registry change that could not be saved, so it was not made (docs/api.md, Persistence); the connection
     /// stays open, and the same request may be sent again.
-    static func notPersisted(_ failure: SocketError?) -> HTTPResponse {
+    static func notPersisted(_ failure: FileError?) -> HTTPResponse {
         let why = failure.map { " (\($0.description.dropLast()))" } ?? ""
         return make(503, "unavailable", "The registry change could not be saved\(why), so nothing changed.", close: false)
     }

@@ -190,10 +190,10 @@ struct ConnectionStateMachine {
     /// fired at once.)
     var deadline: UInt64 {
         switch state {
-        case .idle(let since): return Clock.deadline(since, after: limits.keepAliveTimeout)
-        case .readingHead(let since): return Clock.deadline(since, after: limits.headerTimeout)
+        case .idle(let since): return MonotonicClock.deadline(since, after: limits.keepAliveTimeout)
+        case .readingHead(let since): return MonotonicClock.deadline(since, after: limits.headerTimeout)
         case .readingBody(_, _, _, let last), .streamingBody(_, let last):
-            return Clock.deadline(last, after: limits.bodyTimeout)
+            return MonotonicClock.deadline(last, after: limits.bodyTimeout)
         case .awaitingDecision, .handling, .closed: return .max
         }
     }
@@ -262,7 +262,8 @@ struct ConnectionStateMachine {
                 requestsStarted += 1
                 // docs/operations.md: a request that starts at or after the connection's maximum age is answered
                 // with `Connection: close`, so the client reconnects (and a load balancer can place it elsewhere).
-                if limits.maxConnectionAge > 0, started >= Clock.deadline(openedAt, after: limits.maxConnectionAge) {
+                if limits.maxConnectionAge > 0,
+                   started >= MonotonicClock.deadline(openedAt, after: limits.maxConnectionAge) {
                     agedOut = true
                 }
                 if head.contentLength == nil, !head.chunked, ["POST", "PUT"].contains(head.method) {

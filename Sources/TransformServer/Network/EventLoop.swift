@@ -81,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`.
     func add(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         if index >= slots.count { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
         slots[index] = Slot(connection: connection)  // its deadline follows when `start` has run
@@ -93,6 +94,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`.
     func remove(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         guard index < slots.count, slots[index].connection === connection else { return }
         slots[index] = Slot()
@@ -102,17 +104,25 @@ final class EventLoop: @unchecked Sendable {
 
     /// Must run on `queue`, after `connection` handled an event: notes when it next needs a `tick`.
     func reschedule(_ connection: Connection) {
+        preconditionOnQueue()
         let index = Int(connection.fd)
         if index < slots.count, slots[index].connection === connection { slots[index].deadline = connection.deadline }
     }
 
     /// Runs an event for `connection` on this loop's queue (an answer from a worker, a later turn), then notes its
     /// deadline as after every other event. The connection's own queue is this loop's.
-    func run(_ connection: Unchecked<Connection>, _ event: @escaping @Sendable (Connection) -> Void) {
+    func run(_ connection: LoopBound<Connection>, _ event: @escaping @Sendable (Connection) -> Void) {
         queue.async { [self] in
-            event(connection.value)
-            reschedule(connection.value)
+            let connection = connection.value
+            event(connection)
+            reschedule(connection)
         }
+    }
+
+    /// Stops the process unless the caller runs on this loop's queue: the check behind each "must run on `queue`"
+    /// here and in `Connection`, so loop confinement is verified and not only promised.
+    func preconditionOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
     }
 
     /// The open connections, for a sweep over all of them.
@@ -120,7 +130,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Ticks the connections whose deadline has passed.
     private func checkDeadlines() {
-        let now = Clock.now()
+        let now = MonotonicClock.now()
         #if DEBUG
         // The table may name a deadline earlier than a connection's own (a tick then finds nothing to do), never
         // a later one: that would be an event that changed the connection without `reschedule` after it.
@@ -147,7 +157,8 @@ final class EventLoop: @unchecked Sendable {
     /// Must run on `queue`: watches `fd` for input and/or output (`registered`: it is watched already); neither
     /// stops watching it. False when the kernel refuses (the connection should close).
     func watch(_ fd: Int32, registered: Bool, reading: Bool, writing: Bool) -> Bool {
-        csocket_epoll_watch(epoll, fd, registered ? 1 : 0, reading ? 1 : 0, writing ? 1 : 0) == 0
+        preconditionOnQueue()
+        return csocket_epoll_watch(epoll, fd, registered ? 1 : 0, reading ? 1 : 0, writing ? 1 : 0) == 0
     }
 
     /// Hands every ready connection its readiness, in bounded rounds (the source fires again if more are ready).
@@ -173,7 +184,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func drain() {
-        let now = Clock.now()
+        let now = MonotonicClock.now()
         for connection in connections {
             connection.drain(now: now)
             reschedule(connection)
@@ -187,20 +198,5 @@ final class EventLoop: @unchecked Sendable {
             for connection in open { connection.close() }
             return open.count
         }
-    }
-}
-
-/// Monotonic nanoseconds.
-enum Clock {
-    /// `start + timeout`, or `UInt64.max` (never) when that is past the end of the clock.
-    static func deadline(_ start: UInt64, after timeout: UInt64) -> UInt64 {
-        let (sum, overflow) = start.addingReportingOverflow(timeout)
-        return overflow ? .max : sum
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

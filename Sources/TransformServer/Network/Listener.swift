@@ -25,6 +25,8 @@ final class Listener: @unchecked Sendable {
     /// Accepts refused for want of descriptors since the episode began (0: none running); logged once when it
     /// begins and once, with this count, when accepting works again.
     private var refusedInEpisode = 0
+    /// Hands an accepted descriptor on; set by `start`.
+    private var accepted: (Int32) -> Void = { _ in }
 
     /// Binds and listens on `host:port` (port 0 picks a free one).
     init(host: String, port: Int) throws(SocketError) {
@@ -70,12 +72,14 @@ final class Listener: @unchecked Sendable {
     }
 
     func start(_ accepted: @escaping (Int32) -> Void) {
-        source.setEventHandler { [unowned self] in acceptAll(accepted) }
+        self.accepted = accepted
+        source.setEventHandler { [unowned self] in acceptAll() }
         source.setCancelHandler { [fd] in Syscall.close(fd) }
         source.resume()
     }
 
-    private func acceptAll(_ accepted: (Int32) -> Void) {
+    /// Must run on `queue`.
+    private func acceptAll() {
         while !stopped {
             do throws(SocketError) {
                 guard let client = try Syscall.accept(fd) else {
@@ -83,7 +87,7 @@ final class Listener: @unchecked Sendable {
                     // works: each descriptor a closing connection frees lets one more in, and the next accept fails
                     // again — ending the episode there logged a paused/resumed pair per freed descriptor.
                     if refusedInEpisode > 0 {
-                        Log.event("accept_resumed", ["pausedAccepts": String(refusedInEpisode)])
+                        Log.event(.acceptResumed, ["pausedAccepts": String(refusedInEpisode)])
                         refusedInEpisode = 0
                     }
                     return
@@ -93,7 +97,7 @@ final class Listener: @unchecked Sendable {
                 if error.errno == EMFILE || error.errno == ENFILE {
                     // Out of descriptors: pause accepting for a moment rather than spin on a ready socket. One
                     // line when the episode begins, not one per retry (every 100 ms).
-                    if refusedInEpisode == 0 { Log.event("accept_paused", ["reason": error.description]) }
+                    if refusedInEpisode == 0 { Log.event(.acceptPaused, ["reason": error.description]) }
                     refusedInEpisode += 1
                     paused = true
                     pausedFlag.store(true, ordering: .relaxed)
@@ -115,10 +119,14 @@ final class Listener: @unchecked Sendable {
 
     /// Must run on `queue`.
     private func resumeIfPaused() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard paused, !stopped else { return }
         paused = false
         pausedFlag.store(false, ordering: .relaxed)
         source.resume()
+        // Take the waiting connections now: the event that reported them was spent on the accept that failed, and
+        // a resumed source need not report them again — the episode then lasted until the next client arrived.
+        acceptAll()
     }
 
     /// Stops accepting and closes the listening socket.

@@ -10,6 +10,9 @@ import Glibc
 
 /// The running service: a listener, one event loop per core, a bounded worker pool, and the lifecycle
 /// (`running` → `draining` → exit) of API.md.
+///
+/// Accepting and the in-flight body budget are here; finishing responses for the wire is in `Server+Responses.swift`,
+/// counting and logging answered requests in `Server+AccessLog.swift`, draining in `Server+Drain.swift`.
 final class Server: @unchecked Sendable {
     enum State: String, CustomStringConvertible {
         case running, draining, stopped
@@ -32,11 +35,11 @@ final class Server: @unchecked Sendable {
     let reclaimer = MemoryReclaimer()
     /// Bytes of announced bodies held now (`reserveBody`), against `maxInFlightBodyBytes`.
     private let bodiesInFlight = Atomic<Int>(0)
-    private let accessLog: AccessLog?
+    let accessLog: AccessLog?
     private let active = Atomic<Int>(0)
     private let nextLoop = Atomic<Int>(0)
-    private let state = Mutex<State>(.running)
-    private var listener: Listener?
+    let state = Mutex<State>(.running)
+    var listener: Listener?
 
     init(context: ServerContext) {
         self.context = context
@@ -111,113 +114,5 @@ final class Server: @unchecked Sendable {
         context.metrics.connectionClosed()
         listener?.descriptorFreed()
     }
-
-    // MARK: - Responses
-
-    /// Finishes a response for the wire: error body with the request id, `X-Request-Id`, `Vary`, gzip, trailers.
-    func render(_ response: consuming HTTPResponse, head: HTTPRequestHead?, requestId: String, close: Bool)
-        -> (head: [UInt8], body: [UInt8], status: Int, closing: Bool)
-    {
-        ErrorResponse.finalize(&response, requestId: requestId)
-        response.headers.append(("X-Request-Id", requestId))
-        let isJSONBody = response.header("content-type") != nil
-        if isJSONBody || response.status == 304 { response.headers.append(("Vary", "Accept-Encoding")) }
-        let gzip = isJSONBody && response.body.count >= context.configuration.gzipMinBytes
-            && (head?.acceptsGzip ?? false)
-        if gzip {
-            response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
-            response.headers.append(("Content-Encoding", "gzip"))
-        }
-        let isHead = head?.method == "HEAD"
-        let closing = close || response.closesConnection || head == nil
-        let http10KeepAlive = head?.versionMinor == 0 && !closing
-        let (head, body) = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
-                                                        http10KeepAlive: http10KeepAlive)
-        return (head, body, response.status, closing)
-    }
-
-    func requestCompleted(head: HTTPRequestHead?, route: Route?, status: Int, bytes: Int, requestId: String,
-                          started: UInt64) {
-        let seconds = Double(Clock.now() &- started) / 1e9
-        let method = head?.method ?? "-"
-        // Requests answered before their handler ran (a failed check, a stream) still count under their route.
-        let route = route ?? head.flatMap { head in
-            Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
-        }
-        context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
-                                      status: status, seconds: seconds)
-        guard let accessLog else { return }
-        accessLog.record { buffer in
-            Self.writeAccessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
-                                    route: route?.template ?? "", status: status, bytes: bytes,
-                                    microseconds: Int((seconds * 1e6).rounded()), into: &buffer)
-        }
-    }
-
-    /// Appends `{"requestId":…,"method":…,"target":…,"route":…,"status":…,"bytes":…,"durationMs":…}` and a newline
-    /// to `line` (the access log's buffer: no line of its own is allocated); the duration in milliseconds with up to
-    /// three decimals (microsecond resolution, no trailing zeros).
-    static func writeAccessLogLine(requestId: String, method: String, target: String, route: String, status: Int,
-                                   bytes: Int, microseconds: Int, into line: inout [UInt8]) {
-        func field(_ name: StaticString, _ value: String) {
-            line.append(name)
-            ErrorBody.appendQuoted(value, to: &line)
-        }
-        field("{\"requestId\":", requestId)
-        field(",\"method\":", method)
-        field(",\"target\":", target)
-        field(",\"route\":", route)
-        line.append(",\"status\":")
-        line.append(decimal: status)
-        line.append(",\"bytes\":")
-        line.append(decimal: bytes)
-        line.append(",\"durationMs\":")
-        line.append(decimal: microseconds / 1000)
-        let fraction = microseconds % 1000
-        if fraction == 0 {
-            line.append(".0")  // as Double's description wrote whole milliseconds
-        } else {
-            // Up to three digits, leading zeros kept and trailing zeros dropped.
-            line.append(UInt8(ascii: "."))
-            var (rest, place) = (fraction, 100)
-            repeat {
-                line.append(UInt8(ascii: "0") &+ UInt8(rest / place))
-                (rest, place) = (rest % place, place / 10)
-            } while rest > 0
-        }
-        line.append("}\n")
-    }
-
-    // MARK: - Lifecycle
-
-    /// Stops accepting, lets in-flight requests finish, closes idle connections, and calls `done` with the number
-    /// of connections still open when the grace period ran out.
-    func drain(grace: DispatchTimeInterval, done: @escaping @Sendable (Int) -> Void) {
-        guard state.withLock({ state in
-            guard state == .running else { return false }
-            state = .draining
-            return true
-        }) else { return }
-        Log.event("state", ["state": State.draining.description])
-        context.startDraining()
-        listener?.stop()
-        for loop in loops { loop.beginDrain() }
-        awaitDrained(deadline: DispatchTime.now() + grace, done: done)
-    }
-
-    /// Polls until every connection is gone or the grace period is over, then closes the rest.
-    private func awaitDrained(deadline: DispatchTime, done: @escaping @Sendable (Int) -> Void) {
-        guard activeConnections == 0 || DispatchTime.now() >= deadline else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
-                awaitDrained(deadline: deadline, done: done)
-            }
-            return
-        }
-        var forced = 0
-        for loop in loops { forced += loop.closeAll() }
-        if forced > 0 { Log.event("drain_forced_close", ["connections": String(forced)]) }
-        accessLog?.flush()
-        state.withLock { $0 = .stopped }
-        done(forced)
-    }
 }
+

@@ -48,10 +48,10 @@ final class MetricsRegistry: Sendable {
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         http.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: .init(
-                name: "transform_http_requests_total",
+                name: MetricName.httpRequests.rawValue,
                 labels: [("route", route), ("method", method), ("status", String(status))])].value += 1
             state.durations[route, default: .init(
-                name: "transform_http_request_duration_seconds", labels: [("route", route)])].observe(seconds)
+                name: MetricName.httpRequestDuration.rawValue, labels: [("route", route)])].observe(seconds)
         }
     }
 
@@ -74,7 +74,7 @@ final class MetricsRegistry: Sendable {
         conversions.withLock { state in
             state.metaCacheHits += 1
             state.conversions[ConversionKey(model: model, outcome: outcome), default: .init(
-                name: "transform_conversions_total", labels: [("model", model), ("outcome", outcome)])].value += 1
+                name: MetricName.conversions.rawValue, labels: [("model", model), ("outcome", outcome)])].value += 1
         }
     }
 
@@ -82,7 +82,7 @@ final class MetricsRegistry: Sendable {
     func recordWarnings(code: String, count: Int) {
         guard count > 0 else { return }
         conversions.withLock { state in
-            state.warnings[code, default: .init(name: "transform_warnings_total", labels: [("code", code)])]
+            state.warnings[code, default: .init(name: MetricName.warnings.rawValue, labels: [("code", code)])]
                 .value += count
         }
     }
@@ -203,43 +203,41 @@ extension MetricsRegistry {
 
     /// The `# HELP`/`# TYPE` block of every family, rendered once.
     enum Header {
-        static let requests = PrometheusExposition.header(name: "transform_http_requests_total",
+        static let requests = MetricName.httpRequests.header(
             help: "HTTP requests answered, by route template, method and status.", type: .counter)
-        static let duration = PrometheusExposition.header(name: "transform_http_request_duration_seconds",
+        static let duration = MetricName.httpRequestDuration.header(
             help: "Time to answer an HTTP request, from its first byte received to its response written, "
                 + "by route template.", type: .histogram)
-        static let connectionsActive = PrometheusExposition.header(name: "transform_connections_active",
+        static let connectionsActive = MetricName.connectionsActive.header(
             help: "Connections currently open.", type: .gauge)
-        static let connectionsTotal = PrometheusExposition.header(name: "transform_connections_total",
+        static let connectionsTotal = MetricName.connectionsTotal.header(
             help: "Connections accepted since start.", type: .counter)
-        static let conversions = PrometheusExposition.header(name: "transform_conversions_total",
+        static let conversions = MetricName.conversions.header(
             help: "Conversions of registered models, by model and outcome (ok, invalid, error).", type: .counter)
-        static let warnings = PrometheusExposition.header(name: "transform_warnings_total",
+        static let warnings = MetricName.warnings.header(
             help: "Report warnings produced by conversions, by diagnostic code.", type: .counter)
-        static let metaCacheHits = PrometheusExposition.header(name: "transform_meta_cache_hits_total",
+        static let metaCacheHits = MetricName.metaCacheHits.header(
             help: "Model lookups served from the compiled registry (one per conversion).", type: .counter)
-        static let metaCacheMisses = PrometheusExposition.header(name: "transform_meta_cache_misses_total",
+        static let metaCacheMisses = MetricName.metaCacheMisses.header(
             help: "Model compilations since start.", type: .counter)
-        static let metaCacheEntries = PrometheusExposition.header(name: "transform_meta_cache_entries",
+        static let metaCacheEntries = MetricName.metaCacheEntries.header(
             help: "Compiled models held by the current registry snapshot.", type: .gauge)
-        static let modelsRegistered = PrometheusExposition.header(name: "transform_models_registered",
+        static let modelsRegistered = MetricName.modelsRegistered.header(
             help: "Models currently registered.", type: .gauge)
-        static let schemaReloads = PrometheusExposition.header(name: "transform_schema_reloads_total",
+        static let schemaReloads = MetricName.schemaReloads.header(
             help: "Schema directory reloads attempted (SIGHUP or a changed directory), by outcome (ok, rejected).",
             type: .counter)
     }
 
     /// The prefixes of the families without labels, rendered once.
     enum Prefix {
-        static let connectionsActive = PrometheusExposition.prefix(name: "transform_connections_active", labels: [])
-        static let connectionsTotal = PrometheusExposition.prefix(name: "transform_connections_total", labels: [])
-        static let metaCacheHits = PrometheusExposition.prefix(name: "transform_meta_cache_hits_total", labels: [])
-        static let metaCacheMisses = PrometheusExposition.prefix(name: "transform_meta_cache_misses_total", labels: [])
-        static let metaCacheEntries = PrometheusExposition.prefix(name: "transform_meta_cache_entries", labels: [])
-        static let modelsRegistered = PrometheusExposition.prefix(name: "transform_models_registered", labels: [])
-        static let schemaReloadsOK = PrometheusExposition.prefix(name: "transform_schema_reloads_total",
-                                                                 labels: [("outcome", "ok")])
-        static let schemaReloadsRejected = PrometheusExposition.prefix(name: "transform_schema_reloads_total",
-                                                                       labels: [("outcome", "rejected")])
+        static let connectionsActive = MetricName.connectionsActive.prefix()
+        static let connectionsTotal = MetricName.connectionsTotal.prefix()
+        static let metaCacheHits = MetricName.metaCacheHits.prefix()
+        static let metaCacheMisses = MetricName.metaCacheMisses.prefix()
+        static let metaCacheEntries = MetricName.metaCacheEntries.prefix()
+        static let modelsRegistered = MetricName.modelsRegistered.prefix()
+        static let schemaReloadsOK = MetricName.schemaReloads.prefix(labels: [("outcome", "ok")])
+        static let schemaReloadsRejected = MetricName.schemaReloads.prefix(labels: [("outcome", "rejected")])
     }
 }

@@ -145,20 +145,20 @@ extension ProcessMetrics {
 
 extension ProcessMetrics {
     enum Rendered {
-        static let residentMemoryHeader = PrometheusExposition.header(name: "process_resident_memory_bytes",
+        static let residentMemoryHeader = MetricName.processResidentMemory.header(
             help: "Resident memory size in bytes.", type: .gauge)
-        static let residentMemory = PrometheusExposition.prefix(name: "process_resident_memory_bytes", labels: [])
-        static let cpuHeader = PrometheusExposition.header(name: "process_cpu_seconds_total",
+        static let residentMemory = MetricName.processResidentMemory.prefix()
+        static let cpuHeader = MetricName.processCPU.header(
             help: "Total user and system CPU time spent in seconds.", type: .counter)
-        static let cpu = PrometheusExposition.prefix(name: "process_cpu_seconds_total", labels: [])
-        static let openFileDescriptorsHeader = PrometheusExposition.header(name: "process_open_fds",
+        static let cpu = MetricName.processCPU.prefix()
+        static let openFileDescriptorsHeader = MetricName.processOpenFileDescriptors.header(
             help: "Number of open file descriptors.", type: .gauge)
-        static let openFileDescriptors = PrometheusExposition.prefix(name: "process_open_fds", labels: [])
-        static let maxFileDescriptorsHeader = PrometheusExposition.header(name: "process_max_fds",
+        static let openFileDescriptors = MetricName.processOpenFileDescriptors.prefix()
+        static let maxFileDescriptorsHeader = MetricName.processMaxFileDescriptors.header(
             help: "Maximum number of open file descriptors.", type: .gauge)
-        static let maxFileDescriptors = PrometheusExposition.prefix(name: "process_max_fds", labels: [])
-        static let startTimeHeader = PrometheusExposition.header(name: "process_start_time_seconds",
+        static let maxFileDescriptors = MetricName.processMaxFileDescriptors.prefix()
+        static let startTimeHeader = MetricName.processStartTime.header(
             help: "Start time of the process since unix epoch in seconds.", type: .gauge)
-        static let startTime = PrometheusExposition.prefix(name: "process_start_time_seconds", labels: [])
+        static let startTime = MetricName.processStartTime.prefix()
     }
 }

@@ -43,7 +43,7 @@ enum RegistryOverlayFile {
     /// Saves the registry writes of `snapshot`: every model registered through the API, and a deletion marker for
     /// each of `fileModels` (the schema files' models) that it no longer holds. Called before the snapshot is
     /// published (docs/api.md, Persistence): when this throws, the change is refused and nothing changes.
-    static func save(_ snapshot: RegistrySnapshot, fileModels: Set<String>, in directory: String) throws(SocketError) {
+    static func save(_ snapshot: RegistrySnapshot, fileModels: Set<String>, in directory: String) throws(FileError) {
         let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
             guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
             return SchemaFile(name: Self.name, bytes: entry.document, source: .registry, version: entry.version)
@@ -64,11 +64,11 @@ enum RegistryOverlayFile {
 
     /// Rewrites the overlay whole: a temporary file, fsync, rename over the old one, fsync of the directory — so a
     /// crash leaves the old or the new overlay, never a mix. Any failed step throws (the old overlay stays).
-    static func write(_ overlay: RegistryOverlay, in directory: String) throws(SocketError) {
+    static func write(_ overlay: RegistryOverlay, in directory: String) throws(FileError) {
         let path = directory + "/" + name
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SocketError(operation: "open \(temporary)", errno: errno) }
+        guard fd >= 0 else { throw FileError(operation: .open, path: temporary, errno: errno) }
         let bytes = overlay.encoded()
         var offset = 0
         while offset < bytes.count {
@@ -77,22 +77,22 @@ enum RegistryOverlayFile {
                 if errno == EINTR { continue }
                 let error = errno
                 Glibc.close(fd)
-                throw SocketError(operation: "write \(temporary)", errno: error)
+                throw FileError(operation: .write, path: temporary, errno: error)
             }
             offset += n
         }
         guard fsync(fd) == 0 else {
             let error = errno
             Glibc.close(fd)
-            throw SocketError(operation: "fsync \(temporary)", errno: error)
+            throw FileError(operation: .fsync, path: temporary, errno: error)
         }
-        guard Glibc.close(fd) == 0 else { throw SocketError(operation: "close \(temporary)", errno: errno) }
-        guard rename(temporary, path) == 0 else { throw SocketError(operation: "rename \(temporary)", errno: errno) }
+        guard Glibc.close(fd) == 0 else { throw FileError(operation: .close, path: temporary, errno: errno) }
+        guard rename(temporary, path) == 0 else { throw FileError(operation: .rename, path: temporary, errno: errno) }
         // The rename is durable only once the directory is: until then a crash may bring back the old overlay.
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryFD >= 0 else { throw SocketError(operation: "open \(directory)", errno: errno) }
+        guard directoryFD >= 0 else { throw FileError(operation: .open, path: directory, errno: errno) }
         defer { Glibc.close(directoryFD) }
-        guard fsync(directoryFD) == 0 else { throw SocketError(operation: "fsync \(directory)", errno: errno) }
+        guard fsync(directoryFD) == 0 else { throw FileError(operation: .fsync, path: directory, errno: errno) }
     }
 
     /// Saves a registry change before it is published (`SchemaRegistry.apply(…persist:)`) into the server's
@@ -102,7 +102,7 @@ enum RegistryOverlayFile {
         private let directory: String?
         private let fileModels: Set<String>
         /// Why the last `save` failed (the change was refused).
-        private(set) var failure: SocketError?
+        private(set) var failure: FileError?
 
         init(_ context: ServerContext) {
             directory = context.overlayDirectory
@@ -111,11 +111,11 @@ enum RegistryOverlayFile {
 
         func save(_ snapshot: RegistrySnapshot) -> Bool {
             guard let directory else { return true }
-            do throws(SocketError) {
+            do throws(FileError) {
                 try RegistryOverlayFile.save(snapshot, fileModels: fileModels, in: directory)
                 return true
             } catch {
-                Log.event("registry_persist_failed", ["directory": directory, "error": error.description])
+                Log.event(.registryPersistFailed, ["directory": directory, "error": error.description])
                 failure = error
                 return false
             }
