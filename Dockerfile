@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # TransformServer's container image (docs/operations.md, "Container image"); scripts/verify-image.sh builds it
 # and proves every property below. Exec form throughout: a shell may exist in the base, but nothing uses it.
 

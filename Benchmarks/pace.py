@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Prints the host's pace: milliseconds for a fixed piece of CPU work, the median of three tries.
 
 The machines these benchmarks run on are shared, and their speed changes without any sign in the load average

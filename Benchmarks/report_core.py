@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The checking and reporting half of scripts/bench-core.sh.
 
     report_core.py verify --label NAME --expected FILE --actual FILE

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Helpers and the report for scripts/bench-http.sh (standard library only, except matplotlib for the chart).
 
     report_http.py free-port

@@ -116,6 +116,8 @@ def main():
     mode.add_argument("--check", action="store_true")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "TransformServer"))
     options = parser.parse_args()
+    # The servers run in scratch folders, so a relative path is taken from where the script was started.
+    options.binary = os.path.abspath(options.binary)
     for tool in ("bash", "curl"):
         if shutil.which(tool) is None:
             sys.exit(f"api-examples: {tool} is needed (bash scripts/provision.sh)")

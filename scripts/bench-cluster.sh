@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Cluster benchmark (docs/cluster.md): three TransformServer replicas sharing one registry through a real
 # three-member etcd cluster, all on 127.0.0.1 on ports chosen at run time.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Core conversion against other libraries: TransformBench (MapperCore, no HTTP) and, doing the same work — parse the
 # JSON into typed models with the same mapping and serialise them back — Swift Codable (Benchmarks/Codable),
 # pydantic v2 and msgspec (Benchmarks/python/peers.py); orjson loads+dumps as an untyped floor and pysimdjson

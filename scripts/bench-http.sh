@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # HTTP benchmark: TransformServer's POST /convert/GithubUser against nginx (the HTTP ceiling: a static file holding
 # our exact answer) and a FastAPI + pydantic peer on uvicorn, all on 127.0.0.1.
 #

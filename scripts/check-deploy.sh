@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks what ships beside the binary, without a cluster or a container engine (a stage of scripts/test.sh):
 #   1. hadolint passes on the Dockerfile
 #   2. deploy/kubernetes/base/schemas/ is byte-identical to config/schemas/ (`--sync` copies it over first)

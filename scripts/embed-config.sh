@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates Sources/TransformServer/Configuration/EmbeddedConfiguration.swift from config/schemas/*.json,
 # the copy of the example configuration compiled into the binary. A test checks the two stay in sync.
 set -euo pipefail

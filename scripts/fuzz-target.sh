@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by fuzz-parser.sh and test-sanitized.sh (the working directory is the repository):
 # `build_fuzz_target NAME` builds the libFuzzer target for CHTTPParser (Tests/CHTTPParserTests/Fuzz/fuzz_request.c)
 # under ASan + UBSan into .build-fuzz/fuzz_request; NAME is the calling script's, for its error message.

@@ -31,6 +31,7 @@ TOOLS=(
   "unshare|command -v unshare|util-linux|the static binary check (a mount namespace hides the toolchain)"
   "libcurl-dev|test -e /usr/include/x86_64-linux-gnu/curl/curl.h -o -e /usr/include/aarch64-linux-gnu/curl/curl.h -o -e /usr/include/curl/curl.h|libcurl4-openssl-dev|the build (Sources/CCurl: the etcd registry store, docs/cluster.md)"
   "etcd|command -v etcd|etcd-server|the cluster tests (swift test: a real three-member etcd, docs/cluster.md)"
+  "clang-format|command -v clang-format|clang-format|scripts/validate.sh (the C targets' layout, .clang-format)"
 )
 
 # Tools that no stage of scripts/test.sh needs, installed only when named (`--install T…`), same columns.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The release build converts the deepest nesting `maxNestingDepth` allows (1,024 nested objects) within the stack
 # that operations.md asks operators to keep (`ulimit -s` of 4 MiB; it needs about 2.3 MiB). A conversion recurses
 # once per nesting level, and the tests run a debug build, whose frames are many times larger, on a thread with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the scripts here (the working directory is the repository): `stage NAME COMMAND…` runs COMMAND
 # between two lines that name the stage, the second with how many seconds it took.
 stage() {

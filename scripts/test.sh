@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole test suite: what the README's test command and CI run.
-#   0. provisioning: under CI=true, scripts/provision.sh installs the system packages it lists (apt-get);
-#      elsewhere it installs only what the build needs (libcurl's headers) and says what else is missing, and
-#      the stages that need a missing tool are skipped with the reason (under CI=true a missing tool fails the run). Python tools go into virtual environments under
-#      .build/venv (scripts/python-env.sh, pins in scripts/requirements/): nothing else on the machine changes.
-#   1. debug build of every target and test
-#   2. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
-#   3. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
-#   4. a smoke run of the benchmark scripts, core, HTTP and cluster (every code path, seconds per measurement,
+#   provisioning, before any stage (one step, the only one that installs anything): under CI=true,
+#      scripts/provision.sh installs the system packages it lists (apt-get); elsewhere it installs only what the
+#      build needs (libcurl's headers) and says what else is missing, and the stages that need a missing tool are
+#      skipped with the reason (under CI=true a missing tool fails the run). Then every Python virtual environment
+#      under .build/venv is made (pip; scripts/python-env.sh, pins in scripts/requirements/): nothing else on the
+#      machine changes, and no stage below installs anything.
+#   1. validate (scripts/validate.sh): .editorconfig habits, SPDX headers, swift-format rules, clang-format
+#   2. debug build of every target and test
+#   3. the concurrency tests under ThreadSanitizer (only those: a TSan build is slow)
+#   4. the C request parser's tests under AddressSanitizer + UBSan, and a fixed-seed fuzz replay
+#   5. a smoke run of the benchmark scripts, core, HTTP and cluster (every code path, seconds per measurement,
 #      debug builds, no thresholds: they prove the scripts and their peers still work, not how fast anything is)
-#   5. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh), and
+#   6. the release build converting the deepest nesting allowed within a 4 MiB stack (scripts/stack-check.sh), and
 #      the same portable (--static-swift-stdlib) binary running with the toolchain's runtime hidden
 #      (scripts/static-check.sh)
-#   6. outside tools against the debug server, bounded and seeded: schemathesis over docs/openapi.yaml, the JSON
+#   7. outside tools against the debug server, bounded and seeded: schemathesis over docs/openapi.yaml, the JSON
 #      Schema differential (hypothesis-jsonschema + jsonschema against strict /validate), REDbot
-#   7. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
+#   8. what ships beside the binary (scripts/check-deploy.sh): hadolint on the Dockerfile; the Kubernetes manifests
 #      rendered and validated against a named Kubernetes version's API schemas (its Python tools in a virtualenv
 #      .build/venv/ship, pins in scripts/requirements/ship.txt). The image itself is proven by scripts/verify-image.sh,
 #      which needs a container engine and runs outside this suite (docs/operations.md).
-#   8. every test (Swift Testing; CLI tests run the real binary; docs/api.md's examples are re-run and compared;
+#   9. every test (Swift Testing; CLI tests run the real binary; docs/api.md's examples are re-run and compared;
 #      the cluster tests run a real etcd, as a step of their own after the rest)
 #      — last, so its summary closes the log
 # Each stage prints how long it took.
@@ -36,6 +40,16 @@ provision() {
   bash scripts/provision.sh --check
 }
 
+# Every virtual environment of scripts/requirements/, made now so that no stage installs anything (an environment
+# that cannot be made is reported here; the stages that need it skip themselves, or fail under CI=true).
+python_envs() {
+  local requirements name
+  for requirements in scripts/requirements/*.txt; do
+    name=$(basename "$requirements" .txt)
+    python_env "$name" || echo "(.build/venv/$name could not be made)"
+  done
+}
+
 # The Swift tests call `python3` (openapi-spec-validator, jsonschema): the environment .build/venv/tests when it
 # can be had; otherwise those tests skip themselves with a note.
 # The cluster tests (a real etcd and several replicas, docs/cluster.md) run on their own after the others: run at
@@ -50,7 +64,9 @@ swift_tests() {
   swift test --skip-build --filter '^TransformServerTests\.Cluster'
 }
 
-stage "provision (scripts/provision.sh)" provision
+stage "provision: system packages (scripts/provision.sh)" provision
+stage "provision: Python environments (.build/venv)" python_envs
+stage "validate (scripts/validate.sh)" bash scripts/validate.sh
 stage "build" swift build --build-tests
 stage "thread sanitizer" swift test --sanitize=thread --scratch-path .build-tsan --filter 'RegistryConcurrencyTests|BatchWorkerTests'
 stage "sanitizers (parser)" bash scripts/test-sanitized.sh

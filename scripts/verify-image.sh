@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the container image and proves what docs/operations.md ("Container image") promises, on a machine that
 # reaches Debian's package mirrors but no image registry:
 #   1. installs docker.io and mmdebstrap from Debian where missing (scripts/provision.sh --install); starts dockerd

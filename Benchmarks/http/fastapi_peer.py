@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The FastAPI + pydantic v2 peer for scripts/bench-http.sh: POST /convert/GithubUser does what TransformServer's
 GithubUser schema (config/schemas/github-user.json) does to a GitHub REST API user object, written the way a
 Python service would write it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * idle_clients: holds many idle keep-alive HTTP/1.1 connections open, for scripts/bench-http.sh (wrk cannot).
  *
@@ -72,8 +73,7 @@ static long parse_count(const char *text, const char *name, long min, long max) 
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno != 0 || *end != '\0' || value < min || value > max) {
-        fprintf(stderr, "idle_clients: %s must be a whole number from %ld to %ld, not \"%s\"\n", name, min, max,
-                text);
+        fprintf(stderr, "idle_clients: %s must be a whole number from %ld to %ld, not \"%s\"\n", name, min, max, text);
         exit(2);
     }
     return value;
@@ -237,8 +237,8 @@ int main(int argc, char **argv) {
             open_count--;
         }
     }
-    printf("{\"event\":\"done\",\"open\":%d,\"closedByServer\":%d,\"heldMs\":%.1f}\n", open_count,
-           closed_by_server, now_ms() - hold_start);
+    printf("{\"event\":\"done\",\"open\":%d,\"closedByServer\":%d,\"heldMs\":%.1f}\n", open_count, closed_by_server,
+           now_ms() - hold_start);
     fflush(stdout);
     for (int i = 0; i < count; i++) {
         if (polls[i].fd >= 0) close(polls[i].fd);

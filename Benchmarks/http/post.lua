@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk script for scripts/bench-http.sh: POSTs one JSON body on every request and counts the answers that are
 -- not 2xx (wrk itself only counts "Non-2xx or 3xx"; a 3xx here is a failure too).
 --

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Sends COUNT keep-alive POSTs of one body, one after another on one connection, and checks every answer is 200.
 
     python3 Benchmarks/http/sequential_post.py PORT COUNT BODY_FILE [PATH]

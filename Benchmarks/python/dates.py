@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Weibo's date form, shared by the Python peers' models."""
 from datetime import datetime, timezone
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """TransformBench's work done by Python libraries, for scripts/bench-core.sh.
 
     peers.py convert --peer pydantic|msgspec|orjson|simdjson --model GithubUser|WeiboTimeline --input FILE

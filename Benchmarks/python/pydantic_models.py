@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pydantic v2 models of the benchmark's schemas (config/schemas/github-user.json, Benchmarks/schemas/weibo.json)
 for Benchmarks/python/peers.py.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the benchmark workloads, the same bytes on every run (a fixed seed, no clock).
 
     python3 Benchmarks/workloads/generate.py OUT_DIR

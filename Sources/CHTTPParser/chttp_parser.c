@@ -26,6 +26,8 @@ static inline int is_tchar(unsigned char c) {
     if (is_digit(c) || is_alpha(c)) {
         return 1;
     }
+    // The tchar list as the RFC writes it, several to a line:
+    // clang-format off
     switch (c) {
     case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
     case '-': case '.': case '^': case '_': case '`': case '|': case '~':
@@ -33,6 +35,7 @@ static inline int is_tchar(unsigned char c) {
     default:
         return 0;
     }
+    // clang-format on
 }
 
 // RFC 5234 B.1 — VCHAR = %x21-7E.
@@ -159,9 +162,8 @@ static int scan_method(const unsigned char *b, size_t len, size_t *pos, chp_requ
 
 // RFC 9112 §3.2 — the request-target is ASCII URI text (RFC 3986 §2), so any byte outside VCHAR (a CTL, SP
 // inside it, obs-text) is 400; a second SP is whitespace the request line does not allow (RFC 9112 §3).
-// API.md Limits — a target longer than max_target is 414, reported as soon as its first extra byte arrives.
-static int scan_target(const unsigned char *b, size_t len, size_t *pos, const chp_limits *limits,
-                       chp_request *req) {
+// docs/api.md, "Limits" — a target longer than max_target is 414, reported as soon as its first extra byte arrives.
+static int scan_target(const unsigned char *b, size_t len, size_t *pos, const chp_limits *limits, chp_request *req) {
     size_t start = *pos;
     size_t i = start;
     for (;;) {
@@ -243,10 +245,10 @@ static int scan_version(const unsigned char *b, size_t len, size_t *pos, chp_req
 // RFC 9112 §5.1 — no whitespace is allowed between the field name and the colon: 400.
 // RFC 9110 §5.5 — a field value holding NUL, CR, LF or another CTL except HTAB is rejected (400); leading and
 // trailing OWS are not part of the value.
-// API.md Limits — every byte of a field line, CRLF included, counts toward max_header_bytes; the first byte
+// docs/api.md, "Limits" — every byte of a field line, CRLF included, counts toward max_header_bytes; the first byte
 // beyond it is 431 at once.
-static int scan_field_line(const unsigned char *b, size_t len, size_t *pos, size_t section_start,
-                           size_t max_bytes, chp_header *out, chp_request *req) {
+static int scan_field_line(const unsigned char *b, size_t len, size_t *pos, size_t section_start, size_t max_bytes,
+                           chp_header *out, chp_request *req) {
     size_t name_start = *pos;
     size_t i = name_start;
     for (;;) {
@@ -318,12 +320,12 @@ static int scan_field_line(const unsigned char *b, size_t len, size_t *pos, size
 
 // What the field lines said about framing, for the checks that need the whole head.
 typedef struct {
-    size_t transfer_encoding_offset;    // name of the first Transfer-Encoding field line
-    int chunked_seen;                   // chunked appeared among the codings
-    int chunked_not_final;              // a coding (chunked included) followed chunked
-    size_t not_final_offset;            // that coding
-    int unknown_coding;                 // a coding other than chunked appeared
-    size_t unknown_offset;              // the first such coding
+    size_t transfer_encoding_offset;  // name of the first Transfer-Encoding field line
+    int chunked_seen;                 // chunked appeared among the codings
+    int chunked_not_final;            // a coding (chunked included) followed chunked
+    size_t not_final_offset;          // that coding
+    int unknown_coding;               // a coding other than chunked appeared
+    size_t unknown_offset;            // the first such coding
 } framing;
 
 // RFC 9110 §5.6.1 — #list: elements separated by commas with OWS around them; empty elements are ignored.
@@ -382,8 +384,7 @@ static int interpret_content_length(const unsigned char *b, const chp_header *h,
 // RFC 9112 §6.1 — Transfer-Encoding = #transfer-coding, applied in order, across all its field lines. Only
 // chunked is implemented; an element with parameters or any non-token byte is malformed (400). The verdict
 // (chunked final, unknown codings) is reached in check_framing, once the whole head is known.
-static int interpret_transfer_encoding(const unsigned char *b, const chp_header *h, chp_request *req,
-                                       framing *f) {
+static int interpret_transfer_encoding(const unsigned char *b, const chp_header *h, chp_request *req, framing *f) {
     if (!req->has_transfer_encoding) {
         req->has_transfer_encoding = 1;
         f->transfer_encoding_offset = h->name_off;
@@ -469,8 +470,8 @@ static int interpret_field(const unsigned char *b, const chp_header *h, chp_requ
 // MARK: - Header section
 
 // Scans field lines up to and including the blank line that ends the head.
-static int scan_fields(const unsigned char *b, size_t len, size_t *pos, const chp_limits *limits,
-                       chp_request *req, framing *f) {
+static int scan_fields(const unsigned char *b, size_t len, size_t *pos, const chp_limits *limits, chp_request *req,
+                       framing *f) {
     size_t section_start = *pos;
     size_t max_fields = limits->max_headers < req->max_headers ? limits->max_headers : req->max_headers;
     size_t i = section_start;
@@ -495,7 +496,7 @@ static int scan_fields(const unsigned char *b, size_t len, size_t *pos, const ch
         if (is_whitespace(c)) {
             return fail(req, CHP_ERR_OBS_FOLD, i);
         }
-        // API.md Limits — at most max_headers field lines: the first byte of one more is 431.
+        // docs/api.md, "Limits" — at most max_headers field lines: the first byte of one more is 431.
         if (req->num_headers >= max_fields) {
             return fail(req, CHP_ERR_TOO_MANY_HEADERS, i);
         }
@@ -521,12 +522,13 @@ static int check_framing(chp_request *req, const framing *f, size_t blank_line) 
     if (!req->has_transfer_encoding) {
         return STEP_OK;
     }
-    // RFC 9112 §6.1 — Transfer-Encoding in HTTP/1.0 means the framing is faulty; API.md rejects it with 400.
+    // RFC 9112 §6.1 — Transfer-Encoding in HTTP/1.0 means the framing is faulty; docs/http-conformance.md rejects it
+    // with 400.
     if (req->version_minor == 0) {
         return fail(req, CHP_ERR_TRANSFER_ENCODING_HTTP10, f->transfer_encoding_offset);
     }
     // RFC 9112 §6.1 and §6.3 (3) — a request with both Content-Length and Transfer-Encoding MAY be rejected;
-    // API.md does (400), which closes the request-smuggling door.
+    // docs/http-conformance.md does (400), which closes the request-smuggling door.
     if (req->has_content_length) {
         return fail(req, CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, f->transfer_encoding_offset);
     }

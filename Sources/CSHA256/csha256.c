@@ -35,8 +35,11 @@ int csha256_available(void) {
     return ssse3 && sse41 && sha;
 }
 
+// The attribute on a line of its own (clang-format 14 cannot break after it):
+// clang-format off
 __attribute__((target("sha,ssse3,sse4.1")))
 void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks) {
+    // clang-format on
     // Each 32-bit word of a block is big-endian: reverse the bytes within each lane.
     const __m128i big_endian = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
 
@@ -62,7 +65,7 @@ void csha256_compress(uint32_t state[8], const uint8_t *data, size_t blocks) {
             }
             __m128i wk = _mm_add_epi32(*words, _mm_loadu_si128((const __m128i *)&round_constants[4 * group]));
             cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);  // rounds 4g, 4g+1: cdgh now holds ABEF
-            wk = _mm_shuffle_epi32(wk, 0x0E);               // the upper two words to the low half
+            wk = _mm_shuffle_epi32(wk, 0x0E);              // the upper two words to the low half
             abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);  // rounds 4g+2, 4g+3: back in place
         }
         abef = _mm_add_epi32(abef, saved_abef);

@@ -7,9 +7,7 @@
 #include <sched.h>
 #include <sys/epoll.h>
 
-int csocket_accept_nonblocking(int listener) {
-    return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
+int csocket_accept_nonblocking(int listener) { return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
 int csocket_stream_type(void) { return SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC; }
 

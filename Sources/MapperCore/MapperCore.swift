@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// MapperCore's public entry points: bytes in, bytes out, errors as values; thread-safe, no I/O.
+/// MapperCore's public entry points: bytes in, bytes out, `throws(MappingError)`; thread-safe, no I/O.
 ///
 ///     let registry = SchemaRegistry()
 ///     try registry.load([SchemaFile(name: "user.json", bytes: …)])
-///     switch registry.current.convert(body, model: "User", options: ConversionOptions()) { … }
+///     let converted = try registry.current.convert(body, model: "User", options: ConversionOptions())
 
 /// A successful conversion.
 public struct Converted: Sendable {
@@ -98,10 +98,10 @@ extension RegistrySnapshot {
 
     /// `POST /convert|/normalize/{Model}`: one object.
     public func convert(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<Converted, MappingError>
+        throws(MappingError) -> Converted
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
-        return withTape(body, options) { tokens in
+        guard let model = model(named: name) else { throw .unknownModel(name) }
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
             let run = run(model, body, tokens, index: 0, options: options, recordingBuilt: options.hash,
                           keepingEntries: options.keepsEntries)
@@ -114,24 +114,24 @@ extension RegistrySnapshot {
             let hash = options.hash ? identityHash(run, model, body, tokens, index: 0, options: options) : nil
             return .success(Converted(body: run.out, warnings: run.diagnostics.count, modelHash: hash,
                                       report: run.diagnostics, keptEntries: options.keepsEntries))
-        }
+        }.get()
     }
 
     /// `POST /validate/{Model}`: the report, valid or not (a 200 when valid, else the 422 failure).
     public func validate(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<(report: ValidationReport, modelHash: String?), MappingError>
+        throws(MappingError) -> (report: ValidationReport, modelHash: String?)
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
+        guard let model = model(named: name) else { throw .unknownModel(name) }
         var modelOptions = options
         modelOptions.output = .model
-        return withTape(body, options) { tokens in
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
             let run = run(model, body, tokens, index: 0, options: modelOptions, recordingBuilt: options.hash)
             let report = ValidationReport(model: model.name, built: run.built?.name, result: run.out,
                                           entries: run.diagnostics.entries, maxEntries: options.maxReportEntries)
             guard report.isValid else { return .failure(.validationFailed(report)) }
             return .success((report, options.hash ? identityHash(run, model, body, tokens, index: 0, options: modelOptions) : nil))
-        }
+        }.get()
     }
 
     static func shapeMessage(_ token: JSONToken, _ expected: String) -> String {

@@ -57,14 +57,15 @@ enum TransformBench {
         // instructions, which `main`'s own closures would pay).
         let convert = { @Sendable [options] () -> Converted? in
             input.withUnsafeBytes { body in
-                let result = arguments.array
+                try? arguments.array
                     ? snapshot.convertArray(body, model: arguments.model, options: options)
                     : snapshot.convert(body, model: arguments.model, options: options)
-                return try? result.get()
             }
         }
         guard let first = convert() else {
-            let failure = input.withUnsafeBytes { snapshot.convert($0, model: arguments.model, options: options) }
+            let failure = input.withUnsafeBytes { body in
+                Result { () throws(MappingError) in try snapshot.convert(body, model: arguments.model, options: options) }
+            }
             BenchmarkTiming.fail(
                 "TransformBench: \(arguments.input) does not convert as \(arguments.model): \(failure)", status: 1)
         }

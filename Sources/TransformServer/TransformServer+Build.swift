@@ -3,7 +3,10 @@
 import MapperCore
 import Synchronization
 
-/// Builds the registry, context and server from a configuration; `serve` and the end-to-end tests both call this.
+/// Builds a `Server` from a resolved configuration: loads the schema source into the registry, with the
+/// `.registry.json` overlay (or, with `registryStore: etcd`, the shared registry kept in sync with etcd), then makes
+/// the context and metrics the server runs on. `serve` calls `build` at start-up and `reload` on `SIGHUP`; the
+/// end-to-end tests reach it through the real binary.
 enum ServerBuilder {
     enum BuildError: Error, CustomStringConvertible {
         case schemas([SchemaProblem])

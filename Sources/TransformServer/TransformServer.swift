@@ -4,7 +4,7 @@
 import Glibc
 #endif
 
-/// The `TransformServer` executable: dispatches to a command (API.md, Command line).
+/// The `TransformServer` executable: dispatches to a command (README.md, "Command line").
 @main
 enum TransformServer {
     static func main() {

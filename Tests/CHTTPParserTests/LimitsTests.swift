@@ -3,7 +3,7 @@
 import CHTTPParser
 import Testing
 
-/// The head limits of API.md "Limits": 414 for the target, 431 for the field lines, each reported as soon as the
+/// The head limits of docs/api.md, "Limits": 414 for the target, 431 for the field lines, each reported as soon as the
 /// first byte beyond the limit is in the buffer. Most cases use small limits so that inputs stay small.
 @Suite struct LimitsTests {
     /// Target 16 bytes, field lines 64 bytes, 3 fields.

@@ -48,34 +48,34 @@ extern "C" {
 /// Why a request was rejected (`error_code`). The comment gives the HTTP status the server answers.
 typedef enum {
     CHP_OK = 0,
-    CHP_ERR_BARE_LINE_ENDING = 1,       // 400: CR not followed by LF, or LF not preceded by CR
-    CHP_ERR_METHOD = 2,                 // 400: the method is empty or holds a byte that is not a tchar
-    CHP_ERR_METHOD_TOO_LONG = 3,        // 501: the method is longer than CHP_MAX_METHOD_LENGTH
-    CHP_ERR_REQUEST_LINE = 4,           // 400: not `method SP target SP version CRLF` with single SPs
-    CHP_ERR_TARGET = 5,                 // 400: a byte outside VCHAR (%x21-7E) in the request target
-    CHP_ERR_TARGET_TOO_LONG = 6,        // 414: the target is longer than max_target
-    CHP_ERR_VERSION = 7,                // 400: the version is not HTTP/DIGIT.DIGIT
-    CHP_ERR_VERSION_UNSUPPORTED = 8,    // 505: a well-formed version other than HTTP/1.0 and HTTP/1.1
-    CHP_ERR_FIELD_NAME = 9,             // 400: a field name is empty, holds a non-tchar or has no colon
-    CHP_ERR_SPACE_BEFORE_COLON = 10,    // 400: SP or HTAB between a field name and its colon
-    CHP_ERR_OBS_FOLD = 11,              // 400: a field line starts with SP or HTAB (obs-fold)
-    CHP_ERR_FIELD_VALUE = 12,           // 400: NUL, or another CTL except HTAB, in a field value
-    CHP_ERR_HEADERS_TOO_LARGE = 13,     // 431: the field lines are longer than max_header_bytes in total
-    CHP_ERR_TOO_MANY_HEADERS = 14,      // 431: more than max_headers field lines
-    CHP_ERR_HOST_MISSING = 15,          // 400: an HTTP/1.1 request without Host
-    CHP_ERR_HOST_REPEATED = 16,         // 400: more than one Host field line
-    CHP_ERR_CONTENT_LENGTH = 17,        // 400: Content-Length is not 1*DIGIT or overflows uint64_t
-    CHP_ERR_CONTENT_LENGTH_MISMATCH = 18, // 400: Content-Length repeated with a different value
-    CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING = 19, // 400: both are present
-    CHP_ERR_TRANSFER_ENCODING_HTTP10 = 20, // 400: Transfer-Encoding in an HTTP/1.0 request
-    CHP_ERR_TRANSFER_ENCODING = 21,     // 400: a Transfer-Encoding element is not a bare token, or none is given
-    CHP_ERR_CHUNKED_NOT_FINAL = 22,     // 400: chunked is followed by another coding or applied twice
-    CHP_ERR_UNKNOWN_TRANSFER_CODING = 23, // 501: a transfer coding other than chunked
-    CHP_ERR_CHUNK_SIZE = 24,            // 400: a chunk-size that is not 1*HEXDIG followed by `;` or CRLF
-    CHP_ERR_CHUNK_SIZE_OVERFLOW = 25,   // 400: a chunk-size larger than UINT64_MAX
-    CHP_ERR_CHUNK_EXTENSION = 26,       // 400: a chunk extension that does not follow the grammar
-    CHP_ERR_CHUNK_LINE_TOO_LONG = 27,   // 400: a chunk-size line longer than CHP_MAX_CHUNK_LINE_LENGTH
-    CHP_ERR_CHUNK_DATA_END = 28,        // 400: chunk data not followed by exactly CRLF
+    CHP_ERR_BARE_LINE_ENDING = 1,          // 400: CR not followed by LF, or LF not preceded by CR
+    CHP_ERR_METHOD = 2,                    // 400: the method is empty or holds a byte that is not a tchar
+    CHP_ERR_METHOD_TOO_LONG = 3,           // 501: the method is longer than CHP_MAX_METHOD_LENGTH
+    CHP_ERR_REQUEST_LINE = 4,              // 400: not `method SP target SP version CRLF` with single SPs
+    CHP_ERR_TARGET = 5,                    // 400: a byte outside VCHAR (%x21-7E) in the request target
+    CHP_ERR_TARGET_TOO_LONG = 6,           // 414: the target is longer than max_target
+    CHP_ERR_VERSION = 7,                   // 400: the version is not HTTP/DIGIT.DIGIT
+    CHP_ERR_VERSION_UNSUPPORTED = 8,       // 505: a well-formed version other than HTTP/1.0 and HTTP/1.1
+    CHP_ERR_FIELD_NAME = 9,                // 400: a field name is empty, holds a non-tchar or has no colon
+    CHP_ERR_SPACE_BEFORE_COLON = 10,       // 400: SP or HTAB between a field name and its colon
+    CHP_ERR_OBS_FOLD = 11,                 // 400: a field line starts with SP or HTAB (obs-fold)
+    CHP_ERR_FIELD_VALUE = 12,              // 400: NUL, or another CTL except HTAB, in a field value
+    CHP_ERR_HEADERS_TOO_LARGE = 13,        // 431: the field lines are longer than max_header_bytes in total
+    CHP_ERR_TOO_MANY_HEADERS = 14,         // 431: more than max_headers field lines
+    CHP_ERR_HOST_MISSING = 15,             // 400: an HTTP/1.1 request without Host
+    CHP_ERR_HOST_REPEATED = 16,            // 400: more than one Host field line
+    CHP_ERR_CONTENT_LENGTH = 17,           // 400: Content-Length is not 1*DIGIT or overflows uint64_t
+    CHP_ERR_CONTENT_LENGTH_MISMATCH = 18,  // 400: Content-Length repeated with a different value
+    CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING = 19,  // 400: both are present
+    CHP_ERR_TRANSFER_ENCODING_HTTP10 = 20,              // 400: Transfer-Encoding in an HTTP/1.0 request
+    CHP_ERR_TRANSFER_ENCODING = 21,        // 400: a Transfer-Encoding element is not a bare token, or none is given
+    CHP_ERR_CHUNKED_NOT_FINAL = 22,        // 400: chunked is followed by another coding or applied twice
+    CHP_ERR_UNKNOWN_TRANSFER_CODING = 23,  // 501: a transfer coding other than chunked
+    CHP_ERR_CHUNK_SIZE = 24,               // 400: a chunk-size that is not 1*HEXDIG followed by `;` or CRLF
+    CHP_ERR_CHUNK_SIZE_OVERFLOW = 25,      // 400: a chunk-size larger than UINT64_MAX
+    CHP_ERR_CHUNK_EXTENSION = 26,          // 400: a chunk extension that does not follow the grammar
+    CHP_ERR_CHUNK_LINE_TOO_LONG = 27,      // 400: a chunk-size line longer than CHP_MAX_CHUNK_LINE_LENGTH
+    CHP_ERR_CHUNK_DATA_END = 28,           // 400: chunk data not followed by exactly CRLF
 } chp_error_code;
 
 /// One field line: name and value as offsets into the parsed buffer. The value excludes leading and
@@ -95,21 +95,21 @@ typedef struct {
 /// sets everything else. The effective field limit is the smaller of max_headers and limits->max_headers.
 typedef struct {
     size_t method_off, method_len, target_off, target_len;
-    int version_minor;                  // 0 or 1 (the major version is always 1)
-    chp_header *headers;                // caller-owned array
-    size_t num_headers, max_headers;    // fields written, array capacity
+    int version_minor;                // 0 or 1 (the major version is always 1)
+    chp_header *headers;              // caller-owned array
+    size_t num_headers, max_headers;  // fields written, array capacity
     // Framing derived from the fields (RFC 9112 §6):
-    int has_content_length;             // 1 when Content-Length is present
-    uint64_t content_length;            // its value when present, else 0
-    int chunked;                        // 1 when Transfer-Encoding is exactly `chunked`
-    int has_transfer_encoding;          // 1 when any Transfer-Encoding field line is present
-    int expect_continue;                // 1 when Expect lists 100-continue (case-insensitive)
-    int connection_close;               // 1 when Connection lists close
-    int connection_keep_alive;          // 1 when Connection lists keep-alive
-    size_t host_count;                  // number of Host field lines (0 or 1 on success)
+    int has_content_length;     // 1 when Content-Length is present
+    uint64_t content_length;    // its value when present, else 0
+    int chunked;                // 1 when Transfer-Encoding is exactly `chunked`
+    int has_transfer_encoding;  // 1 when any Transfer-Encoding field line is present
+    int expect_continue;        // 1 when Expect lists 100-continue (case-insensitive)
+    int connection_close;       // 1 when Connection lists close
+    int connection_keep_alive;  // 1 when Connection lists keep-alive
+    size_t host_count;          // number of Host field lines (0 or 1 on success)
     // On CHP_ERROR:
-    int error_code;                     // a chp_error_code; CHP_OK otherwise
-    size_t error_offset;                // offset in buf of the first byte that made the request unacceptable
+    int error_code;       // a chp_error_code; CHP_OK otherwise
+    size_t error_offset;  // offset in buf of the first byte that made the request unacceptable
 } chp_request;
 
 /// Parses a request head from buf[0..len).
@@ -135,18 +135,18 @@ size_t chp_max_head_length(const chp_limits *limits);
 /// (RFC 9112 §7.1.2 lets a recipient discard them); they are not reported.
 typedef struct {
     // Public results:
-    int done;                   // 1 once the last chunk and the trailer section have been consumed
-    int error_code;             // a chp_error_code after CHP_ERROR
-    uint64_t error_offset;      // offset of the offending byte, counted from the first byte of the body
+    int done;               // 1 once the last chunk and the trailer section have been consumed
+    int error_code;         // a chp_error_code after CHP_ERROR
+    uint64_t error_offset;  // offset of the offending byte, counted from the first byte of the body
     // Configuration (set by chp_chunked_init):
     size_t max_trailer_bytes, max_trailer_fields;
     // Internal state; do not modify:
     int state;
-    uint64_t chunk_remaining;   // data bytes left in the current chunk
-    uint64_t position;          // body bytes consumed by earlier calls
-    size_t line_length;         // bytes of the current chunk-size line so far
-    size_t trailer_bytes;       // bytes of trailer field lines so far
-    size_t trailer_fields;      // complete trailer field lines so far
+    uint64_t chunk_remaining;  // data bytes left in the current chunk
+    uint64_t position;         // body bytes consumed by earlier calls
+    size_t line_length;        // bytes of the current chunk-size line so far
+    size_t trailer_bytes;      // bytes of trailer field lines so far
+    size_t trailer_fields;     // complete trailer field lines so far
 } chp_chunked_decoder;
 
 /// Prepares `decoder` for a new body. Trailers are limited by limits->max_header_bytes and

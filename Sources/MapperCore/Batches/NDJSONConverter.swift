@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (API.md, NDJSON).
+/// Converts an NDJSON stream line by line as chunks arrive, in memory bounded by the line limit (docs/api.md, "NDJSON
+/// streams").
 ///
 /// Each non-blank line (blank: only SP, HTAB, CR) gives one output line: the result, a validation report line, or
 /// an error record `{"error":{"status":…,"code":…,"message":…,"line":N,…}}`. Line numbers are 1-based and count
@@ -84,11 +85,14 @@ public struct NDJSONConverter {
         if line.allSatisfy({ $0 == .space || $0 == .tab || $0 == .carriageReturn }) { return }
         let number = lineNumber
         let result: Result<(body: [UInt8], warnings: Int), MappingError> = line.withUnsafeBytes { body in
-            switch kind {
-            case .convert: return snapshot.convert(body, model: model, options: options).map { ($0.body, $0.warnings) }
-            case .validate:
-                return snapshot.validate(body, model: model, options: options).map { valid in
-                    (Self.reportLine(valid.report, line: number), valid.report.entries.count)
+            Result { () throws(MappingError) in
+                switch kind {
+                case .convert:
+                    let converted = try snapshot.convert(body, model: model, options: options)
+                    return (converted.body, converted.warnings)
+                case .validate:
+                    let valid = try snapshot.validate(body, model: model, options: options)
+                    return (Self.reportLine(valid.report, line: number), valid.report.entries.count)
                 }
             }
         }

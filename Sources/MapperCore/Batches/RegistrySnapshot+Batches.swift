@@ -7,10 +7,10 @@ extension RegistrySnapshot {
     /// are not objects or that fail are left out, one `element_dropped` counted for each; in strict mode any failure
     /// is a 422 report for the whole batch with paths prefixed by the element's index.
     public func convertArray(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<Converted, MappingError>
+        throws(MappingError) -> Converted
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
-        return withTape(body, options) { tokens in
+        guard let model = model(named: name) else { throw .unknownModel(name) }
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .array else { return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array"))) }
             var elements: [(key: Int?, index: Int)] = []
             var index = 1
@@ -19,15 +19,15 @@ extension RegistrySnapshot {
                 index = tokens[index].next
             }
             return batch(model, body, tokens, elements: elements, options: options, object: false)
-        }
+        }.get()
     }
 
     /// `POST /convert|/normalize/{Model}/dictionary`: an object whose values are objects; keys kept.
     public func convertDictionary(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<Converted, MappingError>
+        throws(MappingError) -> Converted
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
-        return withTape(body, options) { tokens in
+        guard let model = model(named: name) else { throw .unknownModel(name) }
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
             var elements: [(key: Int?, index: Int)] = []
             var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens, outputCapacity: 0)
@@ -37,17 +37,17 @@ extension RegistrySnapshot {
             converter.recycleScratch()  // `batch` takes its own
             return batch(model, body, tokens, elements: elements, options: options, object: true,
                          duplicates: converter.diagnostics)
-        }
+        }.get()
     }
 
     /// `POST /validate/{Model}/array` with a JSON array: one report over every element.
     public func validateArray(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<ValidationReport, MappingError>
+        throws(MappingError) -> ValidationReport
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
+        guard let model = model(named: name) else { throw .unknownModel(name) }
         var modelOptions = options
         modelOptions.output = .model
-        return withTape(body, options) { tokens in
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .array else { return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array"))) }
             var all = Diagnostics(strict: options.mode == .strict)
             var result: [UInt8] = [.openBracket]
@@ -68,7 +68,7 @@ extension RegistrySnapshot {
             let report = ValidationReport(model: model.name, built: nil, result: result, entries: all.entries,
                                           maxEntries: options.maxReportEntries)
             return report.isValid ? .success(report) : .failure(.validationFailed(report))
-        }
+        }.get()
     }
 
     /// Converts batch elements (array indexes, or dictionary key tokens) and assembles the output or the report

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// How to run one conversion (API.md query parameters and the server's limits).
+/// How to run one conversion (docs/api.md, "Query parameters", and the server's limits).
 public struct ConversionOptions: Sendable, Equatable {
     /// `lax` reports lossy steps as warnings; `strict` reports them as errors.
     public enum Mode: String, Sendable { case lax, strict }
@@ -34,7 +34,7 @@ public struct ConversionOptions: Sendable, Equatable {
     /// Bytes of text and elements of lists an object's expressions may build in total (the body limit).
     public var maxRuleBytes = 8_388_608
 
-    /// The defaults of API.md.
+    /// The defaults of docs/api.md, "Query parameters".
     /// Common values are written without the general conversion (`Converter.writeCommonValue`); off only in the
     /// test that checks both ways agree.
     var commonValueShortcuts = true

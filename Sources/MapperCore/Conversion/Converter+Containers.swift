@@ -58,7 +58,7 @@ extension Converter {
 
     /// `set`: `convertArray` removing repeated elements; where they compare by identity bytes, recording which
     /// model each element built, for its identity. Out of line, so that `convert` inlines `convertArray` for
-    /// arrays as it did before sets had this step (inlined, it cost the timeline about 700 instructions).
+    /// arrays as it did before sets had this step (inlined, it cost every conversion instructions: docs/performance.md).
     @inline(never)
     mutating func convertSet(_ ref: ValueRef, element: CompiledValue?) -> TypeCoercion.Result {
         let recorded = recordsBuilt

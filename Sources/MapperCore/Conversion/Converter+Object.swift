@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension Converter {
-    /// Builds the object at `ref` as `declared` (SEMANTICS.md, "Order"): `willTransform` on the input object,
-    /// `classForDictionary` on the result, then the chosen model's properties, unknown keys and `validate`.
-    /// Always writes an object (possibly incomplete when the model fails). A model with `unknownKeys: keep` or
-    /// `strict` is converted through `convertObjectWithOptions` instead (`convertRootObject`, and the
+    /// Builds the object at `ref` as `declared` (docs/semantics.md, "Building a model: the order"): `willTransform` on
+    /// the input object, `classForDictionary` on the result, then the chosen model's properties, unknown keys and
+    /// `validate`. Always writes an object (possibly incomplete when the model fails). A model with `unknownKeys: keep`
+    /// or `strict` is converted through `convertObjectWithOptions` instead (`convertRootObject`, and the
     /// `.withOptions` values that refer to it), so this path, which every other object takes, pays nothing for them.
     mutating func convertObject(_ ref: ValueRef, as declared: CompiledModel) {
         buildObject(ref, as: declared, withOptions: false)
@@ -235,7 +235,7 @@ extension Converter {
         }
         out.append(.closeBrace)
 
-        // (Not through `update`: its closure here cost the timeline about 1 % in time, through code generation.)
+        // (Not through `update`: its closure here cost time through code generation; docs/performance.md.)
         if hasDuplicates, var state = unusual {
             for id in state.duplicated where !state.reportedDuplicates.contains(id) {
                 let pointer = state.mergedPointers[id] ?? memberPointer(object.document, slots[frame + id])
@@ -362,8 +362,8 @@ extension Converter {
 
 /// What converting one object keeps only for unusual input: repeated keys, required properties that are present but
 /// hold no value, the value spans of a wire form that is not flat. It is made on first use, so an ordinary object
-/// makes and destroys none of these containers (destroying one, even empty, is a runtime call: six per object were
-/// about 2 % of the timeline's time).
+/// makes and destroys none of these containers (destroying one, even empty, is a runtime call; six per object
+/// showed in the time profile: docs/performance.md, "Design decisions taken on measurements").
 struct UnusualObjectState {
     /// Ids of keys that occur more than once (or were merged by a rebuild).
     var duplicated = Set<Int>()
@@ -413,7 +413,7 @@ struct ExpressionState {
     var spanFrame = 0
 }
 
-extension Optional<UnusualObjectState> {
+extension UnusualObjectState? {
     /// Runs `body` on the state, made first when there is none.
     mutating func update<Result>(_ body: (inout UnusualObjectState) -> Result) -> Result {
         var state = self ?? UnusualObjectState()

@@ -3,7 +3,7 @@
 extension TypeCoercion {
     /// `date`: strings by the property's input formats, then the built-in ones; numbers as Unix seconds (or
     /// milliseconds when `epochMillis` is an input format). With `fromModel`, the output format is tried first and
-    /// an epoch output format makes numbers expected, not `coerced` (API.md, `from=model`).
+    /// an epoch output format makes numbers expected, not `coerced` (docs/api.md, "Converting one object").
     /// `instant` receives the parsed instant for constraint checks.
     static func date(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
                      as target: CompiledValue, fromModel: Bool, instant: inout Instant,

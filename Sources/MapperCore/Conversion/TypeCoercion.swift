@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The coercion matrix of SEMANTICS.md — JSON kind × target type — and nothing else.
+/// The coercion matrix of docs/coercion-rules.md, "The matrix" — JSON kind × target type — and nothing else.
 ///
 /// | target      | number                         | true/false     | string                                   | null                | array/object |
 /// |-------------|--------------------------------|----------------|------------------------------------------|---------------------|--------------|

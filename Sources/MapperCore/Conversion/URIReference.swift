@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// RFC 3986 §4.1 `URI-reference` validation for `url` properties (SEMANTICS.md `url`: "it must match RFC 3986
+// RFC 3986 §4.1 `URI-reference` validation for `url` properties (docs/coercion-rules.md, "url": "it must match RFC 3986
 // `URI-reference` exactly as given — ASCII only, no percent-encoding or IDNA repair").
 //
 // A left-to-right pass over the bytes with no allocation and no backtracking: the only look-aheads (the scheme,

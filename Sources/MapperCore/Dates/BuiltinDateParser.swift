@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// The date strings every `date` property accepts (SEMANTICS.md, "Other types"), read straight from the bytes:
+// The date strings every `date` property accepts (docs/coercion-rules.md, "Dates"), read straight from the bytes:
 //
 //     2015-09-04                                  date only, UTC midnight
 //     2015-09-04T00:12:21[.1–9 digits][zone]      `T`, `t` or a space; zone `Z`, `z`, `±HH:mm` or `±HHmm`

@@ -2,8 +2,9 @@
 
 // `DateFields` is the broken-down form every date parser fills and every date writer reads: civil date, time of
 // day, microseconds and the zone offset the text stated. Parsers only collect digits; `instant()` is the one place
-// that applies SEMANTICS.md's range checks (month 1–12, a day that exists in that month and year, hour 0–23,
-// minute and second 0–59, year 0001–9999, zone hours 00–23 and minutes 00–59) and the range check of the result.
+// that applies the range checks of docs/coercion-rules.md, "Dates" (month 1–12, a day that exists in that month and
+// year, hour 0–23, minute and second 0–59, year 0001–9999, zone hours 00–23 and minutes 00–59) and the range check of
+// the result.
 //
 //     "2015-09-04T00:12:21.5+08:00" → year 2015, month 9, day 4, 00:12:21, microsecond 500_000,
 //                                      offsetMinutes 480 → instant() = 2015-09-03T16:12:21.5Z

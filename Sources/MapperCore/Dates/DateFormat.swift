@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// One entry of a property's `dateFormat` (SCHEMA.md): the three named formats or a compiled LDML pattern. Names
-// win over patterns, so `"epoch"` is the epoch format, never a pattern. Equality and hashing of a pattern go by
-// its source text.
+// One entry of a property's `dateFormat` (docs/schema.md, "dateFormat"): the three named formats or a compiled LDML
+// pattern. Names win over patterns, so `"epoch"` is the epoch format, never a pattern. Equality and hashing of a
+// pattern go by its source text.
 
 /// A date input or output format of a `date` property.
 enum DateFormat: Hashable, Sendable {

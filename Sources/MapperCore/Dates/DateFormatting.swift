@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Date output (SEMANTICS.md, `date`): every form appends bytes to the caller's buffer and allocates nothing.
+// Date output (docs/coercion-rules.md, "Dates"): every form appends bytes to the caller's buffer and allocates nothing.
 //
 //     iso8601      2015-09-03T16:12:21Z   …21.500Z   …21.123456Z     (UTC; 0, 3 or 6 fraction digits)
 //     epoch        1441296741   1441296741.5   -0.000001              (seconds, exact, no trailing zeros)

@@ -3,7 +3,8 @@
 // English (en_US_POSIX) month and weekday names, matched and written as bytes. Every full English name starts with
 // its three-letter abbreviation ("Sep" / "September", "Thu" / "Thursday"), so a full name is matched by its
 // abbreviation first and then by the rest of its bytes. Names are StaticStrings: reading them touches no heap
-// and no lazily initialised global. Matching is case-sensitive, as SEMANTICS.md requires for the built-in forms.
+// and no lazily initialised global. Matching is case-sensitive, as docs/coercion-rules.md requires for the built-in
+// forms.
 
 /// English month and weekday names for date parsing and formatting.
 enum DateNames {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // A date pattern is compiled once, at schema registration, into a list of fields; parsing and formatting then walk
-// that list over bytes without allocating. The supported subset of Unicode LDML (SCHEMA.md, "Date patterns"),
+// that list over bytes without allocating. The supported subset of Unicode LDML (docs/schema.md, "dateFormat"),
 // with English (en_US_POSIX) names:
 //
 //     symbol        parse                                   format (always UTC)
@@ -22,7 +22,7 @@
 // Any other ASCII letter (or run length, e.g. `yyy`, `MMMMM`) is rejected; other characters are literals.
 // "dd/MM/yyyy HH:mm" compiles to [day(2), "/", month(2), "/", year4, " ", hour24(2), ":", minute(2)].
 
-/// A compiled date pattern (the LDML subset of SCHEMA.md); equal and hashed by its source text.
+/// A compiled date pattern (the LDML subset of docs/schema.md, "dateFormat"); equal and hashed by its source text.
 struct DatePattern: Sendable {
     /// One compiled element of a pattern.
     enum Field: Equatable, Sendable {
@@ -56,10 +56,10 @@ struct DatePattern: Sendable {
     /// The compiled fields, adjacent literals merged; never empty.
     let fields: [Field]
 
-    /// Compiles the LDML subset of SCHEMA.md: yyyy, yy (pivot 1970–2069), M, MM, MMM, MMMM, d, dd, E–EEEE, H, HH,
-    /// h, hh, a, m, mm, s, ss, S–SSSSSS, zones Z, ZZZZZ, X, XXX, quoted literals ('T', '' = a quote); other ASCII
-    /// letters (and other run lengths) are unsupported (the error names the symbol and its UTF-8 byte offset); other
-    /// characters are literals. English names (en_US_POSIX).
+    /// Compiles the LDML subset of docs/schema.md, "dateFormat": yyyy, yy (pivot 1970–2069), M, MM, MMM, MMMM, d, dd,
+    /// E–EEEE, H, HH, h, hh, a, m, mm, s, ss, S–SSSSSS, zones Z, ZZZZZ, X, XXX, quoted literals ('T', '' = a quote);
+    /// other ASCII letters (and other run lengths) are unsupported (the error names the symbol and its UTF-8 byte
+    /// offset); other characters are literals. English names (en_US_POSIX).
     init(_ source: String) throws(DatePatternError) {
         self.source = source
         self.fields = try DatePattern.compile(Array(source.utf8))

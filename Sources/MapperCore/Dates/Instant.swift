@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // An `Instant` is one signed 64-bit count of microseconds since 1970-01-01T00:00:00Z (proleptic Gregorian
-// calendar, no leap seconds). The supported range is that of SEMANTICS.md:
+// calendar, no leap seconds). The supported range is that of docs/coercion-rules.md, "Dates":
 //
 //     Instant.min  0001-01-01T00:00:00Z         = -62_135_596_800_000_000 µs
 //     Instant.max  9999-12-31T23:59:59.999999Z  = 253_402_300_799_999_999 µs

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a conversion produced no output: every case maps to one status and code of API.md.
+/// Why a conversion produced no output: every case maps to one status and code of docs/errors.md, "HTTP errors".
 public enum MappingError: Error, Sendable {
     /// The body is not valid JSON; `location` says where.
     case invalidJSON(JSONErrorLocation)
@@ -15,7 +15,7 @@ public enum MappingError: Error, Sendable {
     /// No model of this name is registered.
     case unknownModel(String)
 
-    /// The HTTP status API.md assigns.
+    /// The HTTP status docs/errors.md assigns.
     public var status: Int {
         switch self {
         case .invalidJSON, .nestingTooDeep, .notAnObject, .notAnArray: 400

@@ -115,7 +115,8 @@ struct JSONScanner {
                 offset = end + 1
 
             case .openBracket, .openBrace:
-                // SEMANTICS.md "JSON input": the top-level container is depth 1; deeper than the limit is refused.
+                // docs/semantics.md, "JSON input": the top-level container is depth 1; deeper than the limit is
+                // refused.
                 depth += 1
                 guard depth <= maxDepth else {
                     throw JSONSyntaxError(.nestingTooDeep(limit: maxDepth), at: offset)
@@ -597,7 +598,8 @@ struct JSONScanner {
             throw JSONSyntaxError(.unexpectedEnd(expected: .utf8Continuation), at: count)
         }
         let second = self[offset + 1]
-        // API.md: the offset is the first byte that cannot be accepted — here the byte after a valid lead.
+        // docs/errors.md, "HTTP errors": the offset is the first byte that cannot be accepted — here the byte after a
+        // valid lead.
         guard second >= lowest && second <= highest else { throw JSONSyntaxError(.invalidUTF8(second), at: offset + 1) }
         for index in offset + 2..<offset + length {
             guard index < count else { throw JSONSyntaxError(.unexpectedEnd(expected: .utf8Continuation), at: count) }

@@ -7,7 +7,7 @@
 //
 //     raw  A\u00e9\n"x      (token.hasEscapes)
 //     decode        → A é LF "x                (bytes 41 C3 A9 0A 22 78)
-//     writeQuoted   → "Aé\n\"x"                (SEMANTICS.md "Bytes": only ", \ and U+0000–U+001F are escaped)
+//     writeQuoted   → "Aé\n\"x"                (docs/semantics.md, "Bytes": only ", \ and U+0000–U+001F are escaped)
 //
 // Nothing here allocates but the output: the caller's, or the array `decoded` returns.
 
@@ -71,7 +71,8 @@ enum JSONStrings {
     // MARK: - Writing
 
     /// Appends `"` + `s` + `"`, escaping only `"`, `\` and U+0000–U+001F: `\b \f \n \r \t` by name, the others as
-    /// `\u00xx` (lowercase hex); DEL, `/` and non-ASCII are not escaped (SEMANTICS.md "Bytes"). `s` is valid UTF-8.
+    /// `\u00xx` (lowercase hex); DEL, `/` and non-ASCII are not escaped (docs/semantics.md, "Bytes"). `s` is valid
+    /// UTF-8.
     static func writeQuoted(_ s: UnsafeRawBufferPointer, into out: inout some ByteSink) {
         var offset = firstByteToEscape(in: s, from: 0)
         guard offset < s.count else {

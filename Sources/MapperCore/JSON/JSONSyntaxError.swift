@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Why and where a body is not JSON. The position is a byte offset (API.md "Errors": the 0-based offset of the first
-// byte that cannot be accepted; the input length when the input ends too early); line and column are derived from
-// it only when an error response is rendered, so the scanner's happy path never counts lines.
+// Why and where a body is not JSON. The position is a byte offset (docs/errors.md, "HTTP errors": the 0-based offset of
+// the first byte that cannot be accepted; the input length when the input ends too early); line and column are derived
+// from it only when an error response is rendered, so the scanner's happy path never counts lines.
 //
 // Offset conventions, where "the first byte that cannot be accepted" needs a decision:
 // - invalid UTF-8: the first byte of the bad sequence (its lead byte, or the stray continuation byte);

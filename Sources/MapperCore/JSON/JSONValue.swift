@@ -74,7 +74,7 @@ extension JSONValue {
         String(decoding: JSONStrings.decoded(token, in: bytes), as: UTF8.self)
     }
 
-    /// Appends the canonical compact bytes (SEMANTICS.md, "Bytes"): member order and number text kept.
+    /// Appends the canonical compact bytes (docs/semantics.md, "Bytes"): member order and number text kept.
     func write(into out: inout some ByteSink) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)

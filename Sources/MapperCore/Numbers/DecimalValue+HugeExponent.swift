@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Decimals whose exponent does not fit in 64 bits (SEMANTICS.md: the `decimal` exponent is unbounded).
+/// Decimals whose exponent does not fit in 64 bits (docs/coercion-rules.md, "decimal": the `decimal` exponent is
+/// unbounded).
 ///
 /// Such a value is written in the `d.ddde±x` form, the exponent computed on its decimal digits: for
 /// `12.5e<huge>` the digits are `125` and the written exponent is `<huge> + 1`. Only the addition of a small shift

@@ -6,10 +6,10 @@
 //
 // The form is normalised, so equal values have equal fields (and synthesised `Hashable` is by value): the
 // significand has no trailing zero digits and zero is (false, 0, 0). "12.50" → (false, 125, -1); "-1200" →
-// (true, 12, 2); "-0.0" → (false, 0, 0). Input has at most 38 significant digits (SEMANTICS.md, `decimal`), so
-// the significand fits a UInt128 with room to spare; `init(integer:)` may use all 39 digits of an Int128.
-// The exponent is unbounded in the spec but is held in an Int: a number whose exponent does not fit is treated
-// as out of range, like one with too many digits (no real input comes near ±9.2e18).
+// (true, 12, 2); "-0.0" → (false, 0, 0). Input has at most 38 significant digits (docs/coercion-rules.md, "decimal"),
+// so the significand fits a UInt128 with room to spare; `init(integer:)` may use all 39 digits of an Int128.
+// The exponent is unbounded (docs/coercion-rules.md, "decimal") but is held in an Int: a number whose exponent does not
+// fit is treated as out of range, like one with too many digits (no real input comes near ±9.2e18).
 
 struct DecimalValue: Hashable, Sendable {
     /// The largest number of significant digits a JSON number may have to be read as a decimal.

@@ -2,7 +2,7 @@
 //
 // FloatFormatting — float and double output as ECMAScript's Number::toString writes them, and integer output.
 //
-// Output is two steps (SEMANTICS.md, "Writing the output"):
+// Output is two steps (docs/semantics.md, "Writing the output"):
 //
 //  1. The shortest digits that read back to the same value *of that type*. These come from the standard
 //     library's own shortest-round-trip printer (the one behind `description`), received through

@@ -2,7 +2,7 @@
 //
 // NumberText — exact questions about JSON number text, answered on the decimal digits.
 //
-// Every number in the input stays text until a target type reads it (SEMANTICS.md, "Numbers in strings"):
+// Every number in the input stays text until a target type reads it (docs/coercion-rules.md, "Numbers in strings"):
 // integrality, range and order are decided on the digits and the exponent, never through a binary float,
 // and in time linear in the text. The work is done on an `Anatomy` (NumberText+Anatomy.swift), which splits
 // a grammar-valid number into offsets without copying, e.g. for "-12.50e+3":

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension RegistrySnapshot {
-    /// `POST /compare/{Model}` with `{"a": {…}, "b": {…}}` (SEMANTICS.md, "Equality and identity"): both sides
+    /// `POST /compare/{Model}` with `{"a": {…}, "b": {…}}` (docs/api.md, "Equality and identity"): both sides
     /// converted in model form, then `{"equal": bool, "differences": ["/path", …]}`; a 422 report with paths under
     /// `/a` and `/b` when either side is invalid.
     public func compare(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<Converted, MappingError>
+        throws(MappingError) -> Converted
     {
-        guard let model = model(named: name) else { return .failure(.unknownModel(name)) }
+        guard let model = model(named: name) else { throw .unknownModel(name) }
         var modelOptions = options
         modelOptions.output = .model
-        return withTape(body, options) { tokens in
+        return try withTape(body, options) { tokens in
             guard tokens[0].kind == .object else {
                 return .failure(.notAnObject("the body must be an object {\"a\": {…}, \"b\": {…}}"))
             }
@@ -67,7 +67,7 @@ extension RegistrySnapshot {
             }
             out.append(.closeBrace)
             return .success(Converted(body: out, warnings: all.count, modelHash: nil, report: all))
-        }
+        }.get()
     }
 }
 

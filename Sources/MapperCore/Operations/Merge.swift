@@ -18,10 +18,10 @@
 
 extension RegistrySnapshot {
     public func merge(_ body: UnsafeRawBufferPointer, model name: String, options: ConversionOptions)
-        -> Result<Converted, MappingError>
+        throws(MappingError) -> Converted
     {
-        guard let declared = model(named: name) else { return .failure(.unknownModel(name)) }
-        return withTape(body, options) { tokens in
+        guard let declared = model(named: name) else { throw .unknownModel(name) }
+        return try withTape(body, options) { tokens in
             let sides: [String: Int]
             switch Self.members(["target", "patch"], of: tokens, in: body) {
             case .failure(let error): return .failure(error)
@@ -95,7 +95,7 @@ extension RegistrySnapshot {
             }
             return .success(Converted(body: result.out, warnings: report.count,
                                       modelHash: hash, report: report))
-        }
+        }.get()
     }
 
     /// The members `names` of the body, each an object, and nothing else (`400 not_an_object` naming the member).

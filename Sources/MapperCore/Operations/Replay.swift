@@ -9,15 +9,15 @@
 /// bodies; otherwise the same.
 public enum Replay {
     /// Why a replay body cannot be used (`400`).
-    public struct BodyError: Error, Sendable {
+    package struct BodyError: Error, Sendable {
         /// The error code (`invalid_json`, `not_an_object`).
-        public var code: String
+        package var code: String
         /// One sentence.
-        public var message: String
+        package var message: String
     }
 
     /// The proposed schema document and the documents of a replay body `{"schema": {…}, "documents": […]}`.
-    public static func parse(_ body: [UInt8], maxDepth: Int) throws(BodyError) -> (schema: [UInt8], documents: [[UInt8]]) {
+    package static func parse(_ body: [UInt8], maxDepth: Int) throws(BodyError) -> (schema: [UInt8], documents: [[UInt8]]) {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body, maxDepth: maxDepth)
@@ -85,7 +85,10 @@ public enum Replay {
 
     private static func outcome(_ document: [UInt8], _ model: String, _ snapshot: RegistrySnapshot,
                                 _ options: ConversionOptions) -> (passed: Bool, body: [UInt8]) {
-        switch document.withUnsafeBytes({ snapshot.convert($0, model: model, options: options) }) {
+        let result = document.withUnsafeBytes { body in
+            Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) }
+        }
+        return switch result {
         case .success(let converted): (true, converted.body)
         case .failure(let error): (false, error.body(requestId: nil))
         }
@@ -95,7 +98,7 @@ public enum Replay {
 extension CompatibilityConfig {
     /// Reads a `PUT /schemas/{Model}/config` body `{"compatibility": …, "view": …}` (either may be omitted); the
     /// error is one sentence.
-    public static func parse(_ body: [UInt8]) -> Result<CompatibilityConfig, Replay.BodyError> {
+    package static func parse(_ body: [UInt8]) -> Result<CompatibilityConfig, Replay.BodyError> {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body)

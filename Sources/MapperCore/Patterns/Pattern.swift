@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// A compiled `pattern` constraint (SEMANTICS.md, "Constraints"): the ECMA-262 subset with `u`-flag semantics,
+// A compiled `pattern` constraint (docs/schema.md, "Constraints"): the ECMA-262 subset with `u`-flag semantics,
 // matched by code point in time linear in the text.
 //
 // Compilation is two stages, both iterative (nothing recurses on the pattern's depth):

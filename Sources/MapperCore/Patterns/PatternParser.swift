@@ -32,9 +32,9 @@ struct PatternParser {
         var stateCount: Int
     }
 
-    /// The most NFA instructions a pattern may compile to (SEMANTICS.md).
+    /// The most NFA instructions a pattern may compile to (docs/schema.md, "Constraints").
     static let stateLimit = 10_000
-    /// The largest `n` or `m` in `{n}`, `{n,}`, `{n,m}` (SEMANTICS.md).
+    /// The largest `n` or `m` in `{n}`, `{n,}`, `{n,m}` (docs/schema.md, "Constraints").
     static let repeatLimit = 1_000
 
     /// An open group (or the whole pattern, at the bottom of the stack).

@@ -14,8 +14,8 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 
 /// The collector threaded through a conversion: lax mode records every problem and carries on.
 ///
-/// Entries arrive in report order (depth-first, SEMANTICS.md "Reports"); identical entries are kept once. In strict
-/// mode every warning is recorded as an error with the same code and path.
+/// Entries arrive in report order (depth-first, docs/semantics.md, "Reports"); identical entries are kept once. In
+/// strict mode every warning is recorded as an error with the same code and path.
 ///
 /// Entries are kept as bytes, every path and message back to back in one buffer, and become `Diagnostic` values
 /// only when `entries` is read. A `/convert` that answers 200 reads only the count and the codes, so its
@@ -23,8 +23,8 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
 /// each path straight into the buffer, writes a `coerced` message there from its parts (`Converter.warnCoerced`),
 /// and hands other messages over as bytes (`Issue.utf8`).
 ///
-/// Identical means equal bytes of path and message, and the same code (SEMANTICS.md "Reports"; "Bytes": no Unicode
-/// normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
+/// Identical means equal bytes of path and message, and the same code (docs/semantics.md, "Reports"; "Bytes": no
+/// Unicode normalisation, so a key spelled with a precomposed `é` and one with `e` + U+0301 are different paths). The
 /// severity is compared too: within one conversion it follows from the code and the mode, so this changes nothing
 /// except that an error can never be dropped as the repeat of a warning.
 ///

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A validation report (API.md): the body of `/validate` and of every 422.
+/// A validation report (docs/errors.md, "The validation report"): the body of `/validate` and of every 422.
 public struct ValidationReport: Sendable {
     /// The model asked for.
     public var model: String
@@ -74,7 +74,7 @@ public struct ValidationReport: Sendable {
     }
 }
 
-/// The error bodies of API.md: `{"error": {"status", "code", "message", "requestId", …}}`.
+/// The error bodies of docs/errors.md, "HTTP errors": `{"error": {"status", "code", "message", "requestId", …}}`.
 public enum ErrorBody {
     /// Writes the `error` object; `extra` appends further members (each starting with a comma).
     public static func writeErrorObject(status: Int, code: String, message: String, requestId: String?,
@@ -89,7 +89,8 @@ public enum ErrorBody {
         out.append(.closeBrace)
     }
 
-    /// `text` as a canonical JSON string: quoted, escaping only `"`, `\\` and U+0000–U+001F (SEMANTICS.md, Bytes).
+    /// `text` as a canonical JSON string: quoted, escaping only `"`, `\\` and U+0000–U+001F (docs/semantics.md,
+    /// "Bytes").
     public static func quoted(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         JSONValue.writeString(text, into: &out)

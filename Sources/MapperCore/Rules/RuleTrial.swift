@@ -2,9 +2,9 @@
 
 /// `POST /rules/evaluate` (docs/rules.md, "Trying an expression"): one expression evaluated against JSON variables,
 /// each of them `dyn`.
-public enum RuleTrial {
+package enum RuleTrial {
     /// What the request answers.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// 200: `{"value": JSON, "type": "<CEL type>"}`.
         case value(body: [UInt8])
         /// 400: the body is not JSON, not an object, or nested too deep (the conversions' own errors).
@@ -18,7 +18,7 @@ public enum RuleTrial {
 
     /// Evaluates `{"expression": "…", "variables": {"name": value, …}}` within `maxSteps` steps and `maxBytes` of
     /// built strings and lists; `maxDepth` bounds the body's nesting.
-    public static func evaluate(_ body: UnsafeRawBufferPointer, maxSteps: Int, maxBytes: Int, maxDepth: Int) -> Outcome {
+    package static func evaluate(_ body: UnsafeRawBufferPointer, maxSteps: Int, maxBytes: Int, maxDepth: Int) -> Outcome {
         let json: JSONValue
         do throws(JSONSyntaxError) {
             json = try JSONValue.parse(Array(body), maxDepth: maxDepth)

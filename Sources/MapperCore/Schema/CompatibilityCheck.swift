@@ -38,9 +38,9 @@ extension RegistrySnapshot {
         var seen: Set<String> = []
         for version in versions {
             let previous: RegistrySnapshot
-            switch pinned(name, version: version.version) {
-            case .success(let snapshot): previous = snapshot
-            case .failure(let error):
+            do throws(PinningError) {
+                previous = try pinned(name, version: version.version)
+            } catch {
                 // Not comparable is not compatible.
                 report.differences.append(CompatibilityDifference(view: views[0], path: "", code: "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
                                                                   message: error.description, model: name))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The closed set of built-in type names of SCHEMA.md; any other type name is a model.
+/// The closed set of built-in type names of docs/schema.md, "Types"; any other type name is a model.
 enum BuiltinType: String, CaseIterable, Sendable {
     case bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float, double
     case string, number, decimal, date, url, data, any, array, set, dictionary, uuid, calendarDate

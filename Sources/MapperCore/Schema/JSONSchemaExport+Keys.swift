@@ -96,7 +96,7 @@ extension JSONSchemaExport {
 
     // MARK: - classForDictionary predicates
 
-    /// A predicate (SCHEMA.md, "classForDictionary predicates") as a schema over the input object. JSON Schema's
+    /// A predicate (docs/schema.md, "classForDictionary") as a schema over the input object. JSON Schema's
     /// `const` and `enum` compare as the predicates do: numbers by value, objects regardless of member order.
     func condition(_ predicate: Predicate, under steps: WillTransform?) -> JSONValue {
         switch predicate {

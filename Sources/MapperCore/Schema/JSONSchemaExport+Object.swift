@@ -86,7 +86,8 @@ extension JSONSchemaExport {
     }
 
     /// The object of `model`, built as `declared` (itself, or the model whose `classForDictionary` picked it): read
-    /// after `declared`'s `willTransform`, with the keys `declared` reads also known (SEMANTICS.md, "Order").
+    /// after `declared`'s `willTransform`, with the keys `declared` reads also known (docs/semantics.md, "Building a
+    /// model: the order").
     mutating func objectSchema(_ model: CompiledModel, declared: CompiledModel) -> JSONValue {
         let steps = declared.willTransform
         let traced = model.properties.map { Self.sources(of: $0, under: steps) }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// One value's schema: the coercion matrix of SEMANTICS.md read without coercion (every `coerced` step is an error
-// in strict mode), plus the property's constraints.
+// One value's schema: the coercion matrix of docs/coercion-rules.md read without coercion (every `coerced` step is an
+// error in strict mode), plus the property's constraints.
 //
 //     type          accepted with no entry                        schema
 //     bool          true, false, the numbers 0 and 1     {"type":["boolean","integer"],"minimum":0,"maximum":1}

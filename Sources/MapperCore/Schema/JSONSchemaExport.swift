@@ -9,11 +9,12 @@
 //       "Repo":{"title":"Repo","type":"object","properties":{…,
 //               "owner":{"anyOf":[{"$ref":"#/$defs/Owner"},{"type":"null"}]}}}}}
 //
-// A `$defs` entry describes "a value built as that model", in the order of SEMANTICS.md: the `willTransform.unwrap`
-// wrapper, then the model's own `classForDictionary` rules as an `if`/`then`/`else` chain, then the object schema
-// of the model picked (JSONSchemaExport+Object). The document is a `JSONValue` tree written once in canonical
-// compact bytes; every list in it is built in a fixed order, so one snapshot always gives the same bytes. What JSON
-// Schema cannot say (duplicate keys, a set's deduplication, date ranges, …) is listed in docs/jsonschema.md.
+// A `$defs` entry describes "a value built as that model", in the order of docs/semantics.md, "Building a model: the
+// order": the `willTransform.unwrap` wrapper, then the model's own `classForDictionary` rules as an `if`/`then`/`else`
+// chain, then the object schema of the model picked (JSONSchemaExport+Object). The document is a `JSONValue` tree
+// written once in canonical compact bytes; every list in it is built in a fixed order, so one snapshot always gives the
+// same bytes. What JSON Schema cannot say (duplicate keys, a set's deduplication, date ranges, …) is listed in
+// docs/jsonschema.md.
 
 extension RegistrySnapshot {
     /// The model's strict-valid wire form as a JSON Schema (draft 2020-12) document in canonical compact bytes, or
@@ -81,8 +82,9 @@ struct JSONSchemaExport {
     /// Model names are identifiers (`[A-Za-z_][A-Za-z0-9_]*`), so they need no JSON Pointer escaping.
     static func definitionPointer(_ name: String) -> String { "#/$defs/" + name }
 
-    /// A value built as `model` (SEMANTICS.md, "Order"): `unwrap` first, then `classForDictionary` on the unwrapped
-    /// object (its predicates see the object after `rename`, `remove` and `defaults`), then the chosen model's object.
+    /// A value built as `model` (docs/semantics.md, "Building a model: the order"): `unwrap` first, then
+    /// `classForDictionary` on the unwrapped object (its predicates see the object after `rename`, `remove` and
+    /// `defaults`), then the chosen model's object.
     private mutating func builtSchema(_ model: CompiledModel) -> JSONValue {
         if view == .output { return outputDefinition(model) }
         var schema = objectSchema(model, declared: model)

@@ -343,7 +343,7 @@ private struct Translator {
 extension JSONSchemaImport {
     /// Reads a `POST /schemas/import` body `{"name": "M", "jsonschema": {…}}` (`name` optional) and translates it;
     /// the failure carries an error code and one sentence.
-    public static func request(_ body: [UInt8]) -> Result<JSONSchemaImport, Replay.BodyError> {
+    package static func request(_ body: [UInt8]) -> Result<JSONSchemaImport, Replay.BodyError> {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body)

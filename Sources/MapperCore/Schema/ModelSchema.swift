@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// A model document as registered (SCHEMA.md, "A model"): YYModel's class plus its protocol methods, as data.
+/// A model document as registered (docs/schema.md, "A model"): YYModel's class plus its protocol methods, as data.
 struct ModelSchema: Sendable, Equatable {
     var name: String
     var parent: String?

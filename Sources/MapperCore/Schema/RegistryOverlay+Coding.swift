@@ -10,13 +10,13 @@
 /// starting at its kept version, and a server that predates it ignores it.
 extension RegistryOverlay {
     /// Why an overlay could not be read.
-    public struct DecodingError: Error, Sendable, CustomStringConvertible {
+    package struct DecodingError: Error, Sendable, CustomStringConvertible {
         /// One sentence.
-        public var description: String
+        package var description: String
     }
 
     /// Reads an overlay; `file` names it in schema problems found later.
-    public init(decoding bytes: [UInt8], file: String) throws(DecodingError) {
+    package init(decoding bytes: [UInt8], file: String) throws(DecodingError) {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(bytes)
@@ -48,7 +48,7 @@ extension RegistryOverlay {
     }
 
     /// The overlay's canonical bytes (written whole by the server on every registry write).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out: [UInt8] = Array("{\"models\":[".utf8)
         for (i, model) in models.enumerated() {
             if i > 0 { out.append(.comma) }
@@ -83,7 +83,7 @@ extension RegistryOverlay {
 ///      "versions":[{"version":2,"createdAt":"2026-01-02T03:04:05.678Z","schema":{"name":"User",…}},…]}
 extension ModelLifecycle {
     /// Reads one lifecycle object (`name` for messages).
-    public init(decoding bytes: [UInt8], name: String) throws(RegistryOverlay.DecodingError) {
+    package init(decoding bytes: [UInt8], name: String) throws(RegistryOverlay.DecodingError) {
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONValue.parse(bytes)
@@ -124,7 +124,7 @@ extension ModelLifecycle {
     }
 
     /// The lifecycle's canonical bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out: [UInt8] = Array("{\"lastVersion\":\(lastVersion),\"config\":{".utf8)
         var members: [String] = []
         if let level = config.level { members.append("\"compatibility\":\"\(level.rawValue)\"") }

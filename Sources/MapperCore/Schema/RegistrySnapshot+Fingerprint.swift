@@ -16,7 +16,7 @@
 extension RegistrySnapshot {
     /// `schemaSet`: 32 lowercase hex digits of the SHA-256 over the models sorted by name, each as name ‖ NUL ‖
     /// canonical bytes. Hashes every document: callers cache it per snapshot.
-    public var schemaSet: String {
+    package var schemaSet: String {
         var hasher = SHA256()
         for name in modelNames {
             hasher.update(Array(name.utf8) + [0])
@@ -29,7 +29,7 @@ extension RegistrySnapshot {
 extension SchemaFile {
     /// The content fingerprint of a set of schema files (their names and bytes, in name order); equal sets of
     /// files give equal fingerprints whatever order they are listed in.
-    public static func fingerprint(of files: [SchemaFile]) -> [UInt8] {
+    package static func fingerprint(of files: [SchemaFile]) -> [UInt8] {
         var hasher = SHA256()
         for file in files.sorted(by: { $0.name < $1.name }) {
             var length = UInt64(file.bytes.count).bigEndian

@@ -31,18 +31,16 @@ extension RegistrySnapshot {
     /// (docs/lifecycle.md, Pinning): conversions run on it exactly as on a current snapshot. Compiled on first use
     /// and cached with this snapshot, least recently used first, up to `PinnedVersions.capacity` per model. The
     /// current version is this snapshot itself.
-    public func pinned(_ name: String, version: Int) -> Result<RegistrySnapshot, PinningError> {
-        if entries[name]?.version == version { return .success(self) }
+    public func pinned(_ name: String, version: Int) throws(PinningError) -> RegistrySnapshot {
+        if entries[name]?.version == version { return self }
         guard let kept = lifecycles[name]?.version(version) else {
-            return .failure(.unknownVersion(model: name, version: version))
+            throw .unknownVersion(model: name, version: version)
         }
-        if let hit = pinnedCache.withLock({ $0[name, default: PinnedVersions()].touch(version) }) { return .success(hit) }
+        if let hit = pinnedCache.withLock({ $0[name, default: PinnedVersions()].touch(version) }) { return hit }
         // Compiled outside the lock: two first uses at once compile twice and keep one.
-        let built = compilePinned(name, kept)
-        if case .success(let snapshot) = built {
-            pinnedCache.withLock { $0[name, default: PinnedVersions()].insert(version, snapshot) }
-        }
-        return built
+        let snapshot = try compilePinned(name, kept).get()
+        pinnedCache.withLock { $0[name, default: PinnedVersions()].insert(version, snapshot) }
+        return snapshot
     }
 
     /// Compiles `kept` as `name` with the models it reaches, today's versions of them.

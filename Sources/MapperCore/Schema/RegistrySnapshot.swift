@@ -11,7 +11,8 @@ import Musl
 public final class RegistrySnapshot: Sendable {
     /// Compiled models by id (ids are stable across snapshots of one registry; a deleted name leaves nil).
     let models: [CompiledModel?]
-    /// Model names (ASCII, SCHEMA.md), matched as bytes: each request finds its model without hashing a `String`.
+    /// Model names (ASCII, docs/schema.md, "name"), matched as bytes: each request finds its model without hashing a
+    /// `String`.
     private let names: KeyIndex
     /// The model id of each name in `names`.
     private let nameIDs: [Int]
@@ -82,10 +83,10 @@ public final class RegistrySnapshot: Sendable {
     public var modelNames: [String] { entries.keys.sorted() }
 }
 
-/// What the registry knows about one model besides its metadata (API.md, Schema registry).
+/// What the registry knows about one model besides its metadata (docs/api.md, "The schema registry").
 public struct ModelEntry: Sendable, Equatable {
     /// An entity tag for a document: `"` + the first 32 hex digits of its SHA-256 + `"`.
-    public static func etag(for bytes: [UInt8]) -> String {
+    package static func etag(for bytes: [UInt8]) -> String {
         "\"" + String(SHA256.hexDigest(bytes).prefix(32)) + "\""
     }
 

@@ -19,7 +19,7 @@ extension SchemaCompiler {
             case .not(let inner): collect(inner)
             }
         }
-        schema.classRules.forEach { collect($0.when) }
+        for rule in schema.classRules { collect(rule.when) }
         readPaths += predicateKeys.map(\.components)
         if let steps = willTransform {
             readPaths += steps.rename.flatMap { [$0.from.components, $0.to.components] }

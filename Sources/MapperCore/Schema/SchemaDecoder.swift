@@ -43,7 +43,7 @@ struct SchemaDecoder {
         case nil: problem(pointer, "a model needs a \"name\"")
         case let other?: problem(pointer + "/name", "name must be a string, not \(other.kindName)")
         }
-        if (document["name"] != nil || impliedName != nil), !Self.isIdentifier(name) {
+        if document["name"] != nil || impliedName != nil, !Self.isIdentifier(name) {
             problem(pointer + "/name", "\"\(name)\" is not a model name ([A-Za-z_][A-Za-z0-9_]*)")
         } else if BuiltinType(rawValue: name) != nil {
             problem(pointer + "/name", "\"\(name)\" is a reserved type name")

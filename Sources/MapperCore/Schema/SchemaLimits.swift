@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Limits on what a schema set may hold (API.md, Limits).
+/// Limits on what a schema set may hold (docs/api.md, "Limits").
 public struct SchemaLimits: Sendable, Equatable {
     /// Largest model document, in bytes.
     public var maxDocumentBytes = 1_048_576

@@ -6,7 +6,7 @@ extension Array where Element == UInt8 {
     /// costs about four times as much, which shows for the short fragments a conversion writes most (keys,
     /// numbers, literals).
     @inlinable @inline(__always)
-    public mutating func append(bytes: UnsafeRawBufferPointer) {
+    package mutating func append(bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
@@ -19,7 +19,7 @@ extension Array where Element == UInt8 {
 
     /// Appends `first` and then `second` with one capacity check (a key fragment and its value).
     @inlinable @inline(__always)
-    public mutating func append(bytes first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+    package mutating func append(bytes first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         let count = first.count + second.count
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<UInt8>) in
@@ -34,19 +34,19 @@ extension Array where Element == UInt8 {
 
     /// Appends a literal's UTF-8 bytes (see `append(bytes:)`).
     @inlinable @inline(__always)
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes (see `append(bytes:)`).
     @inlinable @inline(__always)
-    public mutating func append(utf8 text: String) {
+    package mutating func append(utf8 text: String) {
         text.withUTF8Bytes { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `value` in decimal (a status code, a length, a count) with one append and no `String`
     /// (`FloatFormatting.writeInteger`, the digits conversions write).
-    public mutating func append(decimal value: Int) {
+    package mutating func append(decimal value: Int) {
         FloatFormatting.writeInteger(Int128(value), into: &self)
     }
 
@@ -61,7 +61,7 @@ extension Array where Element: BitwiseCopyable {
     /// Appends `count` copies of `value` in one step (a frame of a converter's scratch stacks). The generic
     /// `append(contentsOf: repeatElement(…))` walks the repetition as a sequence.
     @inlinable @inline(__always)
-    public mutating func append(repeating value: Element, count: Int) {
+    package mutating func append(repeating value: Element, count: Int) {
         guard count > 0 else { return }
         append(addingCapacity: count) { (span: inout OutputSpan<Element>) in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
@@ -73,7 +73,7 @@ extension Array where Element: BitwiseCopyable {
 
     /// Drops every element from `count` on (a frame popped off a scratch stack).
     @inlinable @inline(__always)
-    public mutating func truncate(to count: Int) {
+    package mutating func truncate(to count: Int) {
         if count < self.count { removeLast(self.count - count) }
     }
 }

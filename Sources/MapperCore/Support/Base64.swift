@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Strict standard base64 (RFC 4648 §4) for `data` properties with `encoding: base64` (SEMANTICS.md `data`:
+// Strict standard base64 (RFC 4648 §4) for `data` properties with `encoding: base64` (docs/coercion-rules.md, "data":
 // "standard alphabet, padding optional, no whitespace … written back as padded base64").
 //
 // Decoding accepts exactly one spelling per byte string, up to optional padding:

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // SHA-256 as specified by FIPS 180-4 §6.2, streaming. Whole blocks are compressed by the CPU's SHA extensions
-// (CSHA256, x86-64 SHA-NI) when it has them, else by the rounds in plain Swift below (about five times slower on
-// a 1.3 KB message: docs/performance.md).
+// (CSHA256, x86-64 SHA-NI) when it has them, else by the rounds in plain Swift below, several times slower
+// (docs/performance.md, "Design decisions taken on measurements").
 //
-// Used for the schema ETag (API.md "Schema registry": `"` + first 32 hex digits + `"`) and for
-// `X-Model-Hash` (SEMANTICS.md "Equality and identity": lowercase hex of the whole digest).
+// Used for the schema ETag (docs/api.md, "The schema registry": `"` + first 32 hex digits + `"`) and for
+// `X-Model-Hash` (docs/api.md, "Equality and identity": lowercase hex of the whole digest).
 //
 // Layout: the intermediate hash value `h` (eight words, starting at the FIPS 180-4 §5.3.3 constants), a
 // 64-byte `pending` block that holds a partial block between `update` calls, and the total message length in

@@ -2,7 +2,8 @@
 
 /// Working memory of finished conversions, kept for the next ones: a conversion takes its tape (and a converter
 /// its frame stacks) from a pool and gives them back when it ends, so their arrays are allocated once per
-/// concurrent conversion rather than once per request (about 1,100 instructions of a 1.4 KB conversion's 33,000).
+/// concurrent conversion rather than once per request (a measurable share of a small conversion's cost:
+/// docs/performance.md, "Design decisions taken on measurements").
 ///
 /// A pool keeps at most `limit` values, and none that `keeps` refuses (a tape grown by one huge body is freed, not
 /// held for the life of the process). Taking and giving each hold a pthread mutex for a few instructions; the

@@ -5,7 +5,7 @@ extension String {
     /// schema makes) are contiguous UTF-8, so nothing is copied. `withUTF8` would need a mutable copy of the
     /// string; a bridged string without contiguous storage is copied into an array first.
     @inlinable
-    public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         return try Array(utf8).withUnsafeBufferPointer(body)
     }

@@ -78,8 +78,9 @@ enum ConvertCommand {
                 + "usage: TransformServer convert <Model> [options]; 'TransformServer convert --help' lists them.")
             return 2
         }
-        // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (API.md): from
-        // `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does `batchWorkers`.
+        // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (docs/operations.md,
+        // "Limits"): from `<config>/server.json` and the TRANSFORM_* environment, as `serve` reads them. So does
+        // `batchWorkers`.
         let configuration: ServerConfiguration
         switch ServerConfiguration.load(arguments: parsed.config.map { ["--config=\($0)"] } ?? []) {
         case .success(let (loaded, warnings)):
@@ -116,13 +117,15 @@ enum ConvertCommand {
         }
         if parsed.batch == .ndjson { return streamNDJSON(snapshot, parsed.model, options, maxLineBytes: maxLineBytes) }
         let input = StandardIO.readAll()
-        let result = input.withUnsafeBytes { body -> Result<Converted, MappingError> in
-            switch parsed.batch {
-            case .single where parsed.merge: return snapshot.merge(body, model: parsed.model, options: options)
-            case .single: return snapshot.convert(body, model: parsed.model, options: options)
-            case .array: return snapshot.convertArray(body, model: parsed.model, options: options)
-            case .dictionary: return snapshot.convertDictionary(body, model: parsed.model, options: options)
-            case .ndjson: preconditionFailure("streamed above")
+        let result = input.withUnsafeBytes { body in
+            Result { () throws(MappingError) -> Converted in
+                switch parsed.batch {
+                case .single where parsed.merge: return try snapshot.merge(body, model: parsed.model, options: options)
+                case .single: return try snapshot.convert(body, model: parsed.model, options: options)
+                case .array: return try snapshot.convertArray(body, model: parsed.model, options: options)
+                case .dictionary: return try snapshot.convertDictionary(body, model: parsed.model, options: options)
+                case .ndjson: preconditionFailure("streamed above")
+                }
             }
         }
         switch result {

@@ -114,7 +114,7 @@ enum ServeCommand {
         DispatchQueue.main.async {}
     }
 
-    /// API.md: the soft open-files limit is raised to the hard one at start-up.
+    /// docs/operations.md, "Limits": the soft open-files limit is raised to the hard one at start-up.
     static func raiseOpenFilesLimit() {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }

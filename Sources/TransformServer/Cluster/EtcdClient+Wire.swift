@@ -93,9 +93,11 @@ struct ResponseHeader: Decodable {
     var revisionNumber: Int { Int(revision ?? "") ?? 0 }
 }
 
+// Members named in snake_case are etcd's own JSON names, decoded as they are (hence the swift-format-ignore lines).
 struct WireKeyValue: Decodable {
     var key: String?
     var value: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var mod_revision: String?
 }
 
@@ -118,6 +120,7 @@ struct HeaderOnly: Decodable {
 
 struct TxnResponse: Decodable {
     struct Op: Decodable {
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var response_range: RangeResponse?
     }
 
@@ -135,7 +138,9 @@ struct WatchResult: Decodable {
     var header: ResponseHeader?
     var created: Bool?
     var canceled: Bool?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var compact_revision: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var cancel_reason: String?
     var events: [WireEvent]?
 }

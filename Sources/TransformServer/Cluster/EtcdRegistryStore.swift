@@ -4,14 +4,18 @@ import FoundationEssentials
 
 /// The registry overlay in etcd (docs/cluster.md, "Layout"). Every key starts with `etcdPrefix`:
 ///
-///     <prefix>models/<name>        {"version":3,"committedAtMs":1700000000000,"schema":{"name":"User",…}}
+///     <prefix>models/<name>        {"version":3,"committedAtMs":1700000000000}
 ///                                  {"version":4,"committedAtMs":1700000000000,"deleted":true}
+///     <prefix>history/<name>/<n>   {"version":3,"createdAt":"2026-11-27T16:00:00.000Z","schema":{"name":"User",…}}
+///     <prefix>config/<name>        {"compatibility":"backward","view":"both"}
 ///     <prefix>head                 {"writer":"<replica>/<write>","committedAtMs":1700000000000}
-///     <prefix>history/<name>/<n>   (kept older versions; reserved for the version history)
 ///
-/// A model key holds the current document or a deletion marker, and the name's version counter either way. Every
-/// write replaces `head` in the same transaction and compares the head's revision it validated against, so two
-/// writes can never both commit on the same state, whichever keys they touch.
+/// A model key names the current version (its document is that version's history key), or is a deletion marker,
+/// and holds the name's version counter either way. Each version's document is written once, in its own history
+/// key, so a write carries one document per model and a 1 MiB document fits etcd's request limit; trimming deletes
+/// the oldest history keys in the same transaction. Every write replaces `head` in the same transaction and
+/// compares the head's revision it validated against, so two writes can never both commit on the same state,
+/// whichever keys they touch.
 struct EtcdRegistryStore: RegistryStore {
     let client: EtcdClient
     let prefix: [UInt8]
@@ -23,19 +27,29 @@ struct EtcdRegistryStore: RegistryStore {
     }
 
     var modelsPrefix: [UInt8] { prefix + Array("models/".utf8) }
+    var historyPrefix: [UInt8] { prefix + Array("history/".utf8) }
+    var configPrefix: [UInt8] { prefix + Array("config/".utf8) }
     var headKey: [UInt8] { prefix + Array("head".utf8) }
     func modelKey(_ name: String) -> [UInt8] { modelsPrefix + Array(name.utf8) }
+    func versionKey(_ name: String, _ version: Int) -> [UInt8] { historyPrefix + Array("\(name)/\(version)".utf8) }
+    func configKey(_ name: String) -> [UInt8] { configPrefix + Array(name.utf8) }
 
     func readAll() throws(EtcdError) -> StoreState {
         let range = try client.range(prefix, end: EtcdClient.prefixEnd(prefix))
         return state(from: range)
     }
 
-    func commit(_ changes: [StoredModel], head: StoreHead, expectingHeadRevision headRevision: Int)
-        throws(EtcdError) -> StoreCommitOutcome
-    {
-        var operations = changes.map { EtcdOperation.put(key: modelKey($0.name), value: Self.encode($0)) }
-        operations.append(.put(key: headKey, value: Self.encode(head)))
+    func commit(_ change: StoreDelta, expectingHeadRevision headRevision: Int) throws(EtcdError) -> StoreCommitOutcome {
+        var operations: [EtcdOperation] = []
+        for (name, version) in change.versions {
+            operations.append(.put(key: versionKey(name, version.version), value: Self.encode(version)))
+        }
+        for model in change.models { operations.append(.put(key: modelKey(model.name), value: Self.encode(model))) }
+        for (name, number) in change.removedVersions { operations.append(.delete(key: versionKey(name, number))) }
+        for (name, config) in change.configs { operations.append(.put(key: configKey(name), value: Self.encode(config))) }
+        for name in change.removedModels { operations.append(.delete(key: modelKey(name))) }
+        for name in change.removedConfigs { operations.append(.delete(key: configKey(name))) }
+        if let head = change.head { operations.append(.put(key: headKey, value: Self.encode(head))) }
         let result = try client.txn(compare: [EtcdCompare(key: headKey, modRevision: headRevision)],
                                     success: operations,
                                     failure: [.range(key: prefix, end: EtcdClient.prefixEnd(prefix))])
@@ -52,93 +66,84 @@ struct EtcdRegistryStore: RegistryStore {
             if response.canceled { return false }
             if response.created { return onChange(.started) }
             // One watch response holds the events of one or more revisions; each revision is one batch.
-            var batches: [(Int, [StoredModel], [String], StoreHead?)] = []
             // (etcd gives a delete event's key the revision of the delete.)
+            var batches: [(revision: Int, delta: StoreDelta)] = []
             for event in response.events {
-                if batches.last?.0 != event.kv.modRevision { batches.append((event.kv.modRevision, [], [], nil)) }
-                if event.kv.key == headKey, !event.isDelete {
-                    batches[batches.count - 1].3 = Self.decodeHead(event.kv.value)
-                } else if let name = modelName(event.kv.key) {
-                    if event.isDelete {
-                        batches[batches.count - 1].2.append(name)
-                    } else if let model = Self.decodeModel(name, event.kv.value) {
-                        batches[batches.count - 1].1.append(model)
-                    }
-                }
+                if batches.last?.revision != event.kv.modRevision { batches.append((event.kv.modRevision, StoreDelta())) }
+                record(event.kv.key, event.isDelete ? nil : event.kv.value, into: &batches[batches.count - 1].delta)
             }
-            for batch in batches where !onChange(.changes(revision: batch.0, models: batch.1, removed: batch.2, head: batch.3)) {
+            for batch in batches where !onChange(.changes(revision: batch.revision, batch.delta)) {
                 return false
             }
             return true
         }
     }
 
-    // MARK: - Values
+    // MARK: - Keys
+
+    /// What a key under the prefix is.
+    enum Key: Equatable {
+        case model(String)
+        case version(String, Int)
+        case config(String)
+        case head
+    }
+
+    /// The meaning of `key`, or nil for a key this server does not know (a later version's, say).
+    func parse(_ key: [UInt8]) -> Key? {
+        if key == headKey { return .head }
+        if let name = Self.suffix(key, after: modelsPrefix) { return .model(name) }
+        if let name = Self.suffix(key, after: configPrefix) { return .config(name) }
+        if let rest = Self.suffix(key, after: historyPrefix), let slash = rest.lastIndex(of: "/"),
+           let number = Int(rest[rest.index(after: slash)...]), number > 0, slash > rest.startIndex {
+            return .version(String(rest[..<slash]), number)
+        }
+        return nil
+    }
+
+    private static func suffix(_ key: [UInt8], after prefix: [UInt8]) -> String? {
+        guard key.count > prefix.count, key.starts(with: prefix) else { return nil }
+        return String(decoding: key[prefix.count...], as: UTF8.self)
+    }
+
+    /// Adds the key's put (`value`) or delete (nil) to `delta`; values that do not decode are ignored.
+    private func record(_ key: [UInt8], _ value: [UInt8]?, into delta: inout StoreDelta) {
+        switch parse(key) {
+        case .head?:
+            if let value, let head = Self.decodeHead(value) { delta.head = head }
+        case .model(let name)?:
+            if let value {
+                if let model = Self.decodeModel(name, value) { delta.models.append(model) }
+            } else {
+                delta.removedModels.append(name)
+            }
+        case .version(let name, let number)?:
+            if let value {
+                if let version = Self.decodeVersion(value), version.version == number { delta.versions.append((name, version)) }
+            } else {
+                delta.removedVersions.append((name, number))
+            }
+        case .config(let name)?:
+            if let value {
+                if let config = Self.decodeConfig(value) { delta.configs.append((name, config)) }
+            } else {
+                delta.removedConfigs.append(name)
+            }
+        case nil:
+            break
+        }
+    }
 
     private func state(from range: EtcdRange) -> StoreState {
-        var state = StoreState(revision: range.revision)
+        var delta = StoreDelta()
+        var headRevision = 0
         for kv in range.kvs {
-            if kv.key == headKey {
-                state.head = Self.decodeHead(kv.value)
-                state.headRevision = kv.modRevision
-            } else if let name = modelName(kv.key), let model = Self.decodeModel(name, kv.value) {
-                state.models[name] = model
-            }
+            if kv.key == headKey { headRevision = kv.modRevision }
+            record(kv.key, kv.value, into: &delta)
         }
+        var state = StoreState()
+        state.apply(delta, at: range.revision)
+        state.headRevision = delta.head == nil ? 0 : headRevision
         return state
-    }
-
-    private func modelName(_ key: [UInt8]) -> String? {
-        guard key.count > modelsPrefix.count, key.starts(with: modelsPrefix) else { return nil }
-        return String(decoding: key[modelsPrefix.count...], as: UTF8.self)
-    }
-
-    private struct ModelHeader: Decodable {
-        var version: Int
-        var committedAtMs: Int?
-        var deleted: Bool?
-    }
-
-    private struct HeadValue: Decodable {
-        var writer: String
-        var committedAtMs: Int
-    }
-
-    static let schemaMember = Array(",\"schema\":".utf8)
-
-    static func encode(_ model: StoredModel) -> [UInt8] {
-        var out = Array("{\"version\":\(model.version),\"committedAtMs\":\(model.committedAtMs)".utf8)
-        if let document = model.document {
-            out += schemaMember + document
-        } else {
-            out += Array(",\"deleted\":true".utf8)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    /// The header members are numbers written before `schema`, so the document is everything after the first
-    /// `,"schema":` up to the closing brace, byte for byte as the writer stored it.
-    static func decodeModel(_ name: String, _ value: [UInt8]) -> StoredModel? {
-        guard let header = try? JSONDecoder().decode(ModelHeader.self, from: Data(value)) else { return nil }
-        var document: [UInt8]?
-        if header.deleted != true {
-            guard let start = value.firstRange(of: schemaMember)?.upperBound, value.last == UInt8(ascii: "}") else {
-                return nil
-            }
-            document = Array(value[start..<(value.count - 1)])
-        }
-        return StoredModel(name: name, version: header.version, document: document,
-                           committedAtMs: header.committedAtMs ?? 0)
-    }
-
-    static func encode(_ head: StoreHead) -> [UInt8] {
-        Array("{\"writer\":".utf8) + Array(ConfigurationFile.quoted(head.writer).utf8)
-            + Array(",\"committedAtMs\":\(head.committedAtMs)}".utf8)
-    }
-
-    static func decodeHead(_ value: [UInt8]) -> StoreHead? {
-        guard let head = try? JSONDecoder().decode(HeadValue.self, from: Data(value)) else { return nil }
-        return StoreHead(writer: head.writer, committedAtMs: head.committedAtMs)
     }
 }

@@ -43,8 +43,21 @@ extension SharedRegistry {
                         Log.event(.registryWatchCompacted, ["revision": String(from)])
                         needsFullRead = true
                         return false
-                    case .changes(let revision, let models, let removed, let head):
-                        apply(revision: revision, models: models, removed: removed, head: head)
+                    case .changes(let revision, let delta):
+                        // A batch older than what is served is this replica's own commit (it replaced the head),
+                        // or a key put around the service (no head) while this replica committed on a view
+                        // without it: then read everything again to take that one in (docs/cluster.md, "Layout").
+                        var missed = false
+                        adopt { served in
+                            guard served.revision < revision else {
+                                missed = delta.head == nil && !delta.isEmpty
+                                return served
+                            }
+                            var state = served
+                            state.apply(delta, at: revision)
+                            return state
+                        }
+                        if missed, let fresh = try? store.readAll() { adopt(fresh, fullRead: true, replacing: true) }
                         return true
                     }
                 }
@@ -63,20 +76,5 @@ extension SharedRegistry {
     private func pause(_ milliseconds: Int) -> Int {
         usleep(UInt32(milliseconds) * 1000)
         return min(milliseconds * 2, 1000)
-    }
-
-    /// One watched revision on top of the served state.
-    private func apply(revision: Int, models: [StoredModel], removed: [String], head: StoreHead?) {
-        adopt { served in
-            var state = served
-            for model in models { state.models[model.name] = model }
-            for name in removed { state.models[name] = nil }
-            if let head {
-                state.head = head
-                state.headRevision = revision
-            }
-            state.revision = max(revision, served.revision)
-            return state
-        }
     }
 }

@@ -16,6 +16,8 @@ extension SharedRegistry {
         case put(name: String, body: [UInt8], ifMatch: [String]?)
         case bundle(body: [UInt8])
         case delete(name: String, ifMatch: [String]?)
+        /// `PUT /schemas/{M}/config`: nil members stay as they are.
+        case configure(name: String, level: CompatibilityLevel?, view: CompatibilityView?)
     }
 
     /// How a write ended; `SchemasEndpoint` turns each case into its answer.
@@ -24,7 +26,11 @@ extension SharedRegistry {
         /// version already), with whether it is new.
         case written([(name: String, entry: ModelEntry, created: Bool)])
         case deleted
+        /// The configuration as committed, with the defaults filled in.
+        case configured(CompatibilityLevel, CompatibilityView)
         case invalid(SchemaSetError)
+        /// Valid, but a change breaks a model's compatibility level against the history in the store.
+        case incompatible(CompatibilityReport)
         /// A delete the rest of the set still needs.
         case stillUsed(name: String, SchemaSetError)
         case preconditionFailed(String)
@@ -65,17 +71,21 @@ extension SharedRegistry {
                 return plan.result
             }
             let head = StoreHead(writer: writeID, committedAtMs: Self.wallClockMs())
-            var committed = plan.changes
-            for index in committed.indices { committed[index].committedAtMs = head.committedAtMs }
+            var change = plan.changes
+            change.head = head
+            let createdAt = HealthEndpoint.timestamp(milliseconds: head.committedAtMs)
+            for index in change.models.indices { change.models[index].committedAtMs = head.committedAtMs }
+            for index in change.versions.indices { change.versions[index].version.createdAt = createdAt }
             do throws(EtcdError) {
-                switch try store.commit(committed, head: head, expectingHeadRevision: view.headRevision) {
+                switch try store.commit(change, expectingHeadRevision: view.headRevision) {
                 case .committed(let revision):
-                    var next = view
-                    for model in committed { next.models[model.name] = model }
-                    next.head = head
-                    next.headRevision = revision
-                    next.revision = revision
-                    adopt(next)
+                    // On top of what is served now when the watch brought it past `view` meanwhile (a key put around
+                    // the service, which does not move the head, would be lost otherwise).
+                    adopt { served in
+                        var next = served.revision > view.revision ? served : view
+                        next.apply(change, at: revision)
+                        return next
+                    }
                     return plan.result
                 case .conflict(let fresh):
                     // An earlier attempt whose answer was lost may have committed after all.
@@ -118,28 +128,37 @@ extension SharedRegistry {
 
     /// What a write commits, and how it answers once committed.
     struct Plan {
-        var changes: [StoredModel] = []
+        var changes = StoreDelta()
         var written: [(name: String, entry: ModelEntry, created: Bool)] = []
         var isDelete = false
+        var configured: (CompatibilityLevel, CompatibilityView)?
 
         /// The answer once committed: the versions and ETags of this commit, even when the replica has already
         /// moved on to a newer state written by someone else.
-        var result: WriteResult { isDelete ? .deleted : .written(written) }
+        var result: WriteResult {
+            if let (level, view) = configured { return .configured(level, view) }
+            return isDelete ? .deleted : .written(written)
+        }
     }
 
     struct Refusal: Error {
         var result: WriteResult
     }
 
-    /// Validates `write` on top of `view` (the schema files plus that store state), judges `If-Match` against it,
-    /// and lists the records to commit: a document that changed gets the next version of its name; an unchanged
-    /// one commits nothing.
+    /// Validates `write` on top of `view` (the schema files plus that store state, histories and configurations
+    /// included), judges `If-Match` against it, checks compatibility against the history the store keeps, and lists
+    /// what to commit: a document that changed gets the next version of its name and its own history key, the
+    /// oldest history keys beyond `maxVersionsPerModel` are deleted; an unchanged one commits nothing.
     private func prepare(_ write: Write, on view: StoreState) -> Result<Plan, Refusal> {
+        if case .configure(let name, let level, let compatibilityView) = write {
+            return .success(configurePlan(name, level: level, view: compatibilityView, on: view))
+        }
         let files = served.withLock { $0.files }
-        let scratch = SchemaRegistry(limits: registry.limits)
+        let keep = registry.limits.maxVersionsPerModel
+        let scratch = SchemaRegistry(limits: registry.limits, compatibilityDefaults: registry.compatibilityDefaults)
         let base: RegistrySnapshot
         do throws(SchemaSetError) {
-            base = try scratch.load(files, overlay: Self.overlay(view))
+            base = try scratch.load(files, overlay: Self.overlay(view, keep: keep))
         } catch {
             return .failure(Refusal(result: .invalid(error)))
         }
@@ -152,11 +171,11 @@ extension SharedRegistry {
             case .put(let name, let body, let ifMatch):
                 if let failure = Self.check(ifMatch, name: name, base) { return .failure(failure) }
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                after = try scratch.apply(upserts: [file], deletes: [])
+                after = try scratch.apply(upserts: [file], deletes: [], checkingCompatibility: true)
                 targets = [name]
                 written = [name]
             case .bundle(let body):
-                let (snapshot, names) = try scratch.applyBundle(body)
+                let (snapshot, names) = try scratch.applyBundle(body, checkingCompatibility: true)
                 after = snapshot
                 targets = names + base.modelNames.filter { !snapshot.contains($0) }
                 written = names
@@ -170,25 +189,30 @@ extension SharedRegistry {
                 }
                 targets = [name]
                 plan.isDelete = true
+            case .configure:
+                preconditionFailure("handled above")
             }
         } catch {
+            if let report = error.compatibility { return .failure(Refusal(result: .incompatible(report))) }
             return .failure(Refusal(result: .invalid(error)))
         }
         var versions: [String: Int] = [:]
         var seen = Set<String>()
         for name in targets where seen.insert(name).inserted {
-            let stored = view.models[name]
             let current = base.entries[name]
+            let last = max(view.lastVersion(of: name), current?.version ?? 0)
             if let entry = after.entries[name] {
                 if let current, current.document == entry.document, current.source == .registry { continue }
-                let version = current?.document == entry.document ? current!.version
-                    : max(stored?.version ?? 0, current?.version ?? 0) + 1
+                let version = current?.document == entry.document ? current!.version : last + 1
+                if version != current?.version { keepCurrent(name, current, base, view, into: &plan.changes) }
                 versions[name] = version
-                plan.changes.append(StoredModel(name: name, version: version, document: entry.document, committedAtMs: 0))
+                plan.changes.versions.append((name, StoredVersion(version: version, createdAt: "", document: entry.document)))
+                plan.changes.models.append(StoredModel(name: name, version: version, committedAtMs: 0))
             } else if current != nil {
-                plan.changes.append(StoredModel(name: name, version: max(stored?.version ?? 0, current?.version ?? 0),
-                                                document: nil, committedAtMs: 0))
+                keepCurrent(name, current, base, view, into: &plan.changes)
+                plan.changes.models.append(StoredModel(name: name, version: last, deleted: true, committedAtMs: 0))
             }
+            trim(name, view, keep: keep, into: &plan.changes)
         }
         for name in written {
             guard var entry = after.entries[name] else { continue }
@@ -196,6 +220,48 @@ extension SharedRegistry {
             plan.written.append((name, entry, !base.contains(name)))
         }
         return .success(plan)
+    }
+
+    /// The version a write supersedes stays in the history: a file model's, or one written inline before
+    /// histories existed, gets its own history key (the store's versions have one already).
+    private func keepCurrent(_ name: String, _ current: ModelEntry?, _ base: RegistrySnapshot, _ view: StoreState,
+                             into change: inout StoreDelta) {
+        guard let current, view.versions[name]?[current.version] == nil,
+              let kept = base.lifecycles[name]?.version(current.version) else { return }
+        change.versions.append((name, StoredVersion(version: kept.version, createdAt: kept.createdAt, document: kept.document)))
+    }
+
+    /// How many history keys of one name a write deletes at most (etcd's `--max-txn-ops` is 128 by default); after
+    /// a large cut of `maxVersionsPerModel` the following writes delete the rest, and every replica lists only the
+    /// newest `maxVersionsPerModel` meanwhile.
+    static let maxTrimsPerWrite = 64
+
+    /// Deletes the oldest history keys of `name` beyond `keep` (counting the versions this write adds).
+    private func trim(_ name: String, _ view: StoreState, keep: Int, into change: inout StoreDelta) {
+        var numbers = Set(view.versions[name].map { Array($0.keys) } ?? [])
+        for (written, version) in change.versions where written == name { numbers.insert(version.version) }
+        guard numbers.count > keep else { return }
+        for number in numbers.sorted().prefix(min(numbers.count - keep, Self.maxTrimsPerWrite)) {
+            if change.versions.contains(where: { $0.name == name && $0.version.version == number }) {
+                change.versions.removeAll { $0.name == name && $0.version.version == number }
+            } else {
+                change.removedVersions.append((name, number))
+            }
+        }
+    }
+
+    /// `PUT /schemas/{M}/config`: the merged configuration, committed only when it differs from the stored one.
+    private func configurePlan(_ name: String, level: CompatibilityLevel?, view compatibilityView: CompatibilityView?,
+                               on view: StoreState) -> Plan {
+        let stored = view.configs[name] ?? CompatibilityConfig()
+        var config = stored
+        if let level { config.level = level }
+        if let compatibilityView { config.view = compatibilityView }
+        var plan = Plan()
+        if config != stored { plan.changes.configs.append((name, config)) }
+        let defaults = registry.compatibilityDefaults
+        plan.configured = (config.level ?? defaults.level ?? .none, config.view ?? defaults.view ?? .both)
+        return plan
     }
 
     /// RFC 9110 §13.1.1 against the committed state: `*` means "exists".

@@ -63,7 +63,7 @@ final class SharedRegistry: Sendable {
     /// SIGHUP: new schema files under the same overlay, all or nothing.
     func reload(files: [SchemaFile]) throws(SchemaSetError) -> RegistrySnapshot {
         try served.withLock { (served) throws(SchemaSetError) -> RegistrySnapshot in
-            let snapshot = try registry.load(files, overlay: Self.overlay(served.state))
+            let snapshot = try registry.load(files, overlay: Self.overlay(served.state, keep: registry.limits.maxVersionsPerModel))
             served.files = files
             return snapshot
         }
@@ -72,18 +72,20 @@ final class SharedRegistry: Sendable {
     /// Serves `state` if it is newer than what is served: one snapshot swap. A state that does not validate here
     /// (say, a newer server wrote an option this one does not know) leaves the running registry in place, is
     /// logged and counted; the state is still recorded, so the next change is validated on top of it.
-    func adopt(_ state: StoreState, fullRead: Bool = false) {
-        adopt(fullRead: fullRead) { _ in state }
+    /// `replacing`: also a state of the revision served (a full read that must replace what a commit adopted).
+    func adopt(_ state: StoreState, fullRead: Bool = false, replacing: Bool = false) {
+        adopt(fullRead: fullRead, replacing: replacing) { _ in state }
     }
 
     /// `adopt` of the state `next` makes from the served one, decided under the same lock as the swap.
-    func adopt(fullRead: Bool = false, _ next: (StoreState) -> StoreState) {
+    func adopt(fullRead: Bool = false, replacing: Bool = false, _ next: (StoreState) -> StoreState) {
         let nowMs = Self.wallClockMs()
         let first = served.withLock { served -> Int? in
             let state = next(served.state)
-            guard state.revision > served.state.revision || fullRead && !served.everSynced else { return nil }
+            guard state.revision > served.state.revision || fullRead && !served.everSynced
+                || replacing && state.revision >= served.state.revision else { return nil }
             do throws(SchemaSetError) {
-                try registry.load(served.files, overlay: Self.overlay(state))
+                try registry.load(served.files, overlay: Self.overlay(state, keep: registry.limits.maxVersionsPerModel))
             } catch {
                 Log.event(.registryApplyFailed, ["revision": String(state.revision),
                     "problems": error.problems.map(\.description).joined(separator: "; ")])
@@ -102,18 +104,33 @@ final class SharedRegistry: Sendable {
         }
     }
 
-    /// The store's models as an overlay: documents with their versions, and deletion markers.
-    static func overlay(_ state: StoreState) -> RegistryOverlay {
+    /// The store's state as an overlay: current documents with their versions, deletion markers, and every name's
+    /// lifecycle (kept versions, oldest first and at most `keep`, its counter and its configuration), so that
+    /// `/schemas/{M}/versions`, pinning, `/config` and compatibility checks read what etcd holds.
+    static func overlay(_ state: StoreState, keep: Int) -> RegistryOverlay {
         var models: [SchemaFile] = []
         var deleted: [String] = []
+        var lifecycles: [String: ModelLifecycle] = [:]
         for (name, model) in state.models.sorted(by: { $0.key < $1.key }) {
-            if let document = model.document {
+            if let document = state.document(of: name) {
                 models.append(SchemaFile(name: "etcd:" + name, bytes: document, source: .registry, version: model.version))
-            } else {
+            } else if model.deleted {
                 deleted.append(name)
             }
         }
-        return RegistryOverlay(models: models, deleted: deleted)
+        for name in Set(state.models.keys).union(state.versions.keys).union(state.configs.keys) {
+            var kept = (state.versions[name] ?? [:]).values.sorted { $0.version < $1.version }.map {
+                ModelVersion(version: $0.version, createdAt: $0.createdAt, document: $0.document)
+            }
+            // A record from before histories: its inline document is its only known version.
+            if let model = state.models[name], let inline = model.inlineDocument, kept.last?.version != model.version {
+                kept.append(ModelVersion(version: model.version, createdAt: HealthEndpoint.timestamp(milliseconds: model.committedAtMs),
+                                         document: inline))
+            }
+            lifecycles[name] = ModelLifecycle(lastVersion: state.lastVersion(of: name), versions: Array(kept.suffix(keep)),
+                                              config: state.configs[name] ?? CompatibilityConfig())
+        }
+        return RegistryOverlay(models: models, deleted: deleted, lifecycles: lifecycles)
     }
 
     /// UTC milliseconds (the commit times stored with each write).

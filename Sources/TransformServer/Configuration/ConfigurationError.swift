@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why the server's configuration cannot be used (API.md, Command line): every case ends the process with exit
-/// status 2 before anything is bound, and its description names the flag, key, file or variable to fix.
+/// Why the server's configuration cannot be used (docs/operations.md, "Errors and warnings"): every case ends the
+/// process with exit status 2 before anything is bound, and its description names the flag, key, file or variable to
+/// fix.
 enum ConfigurationError: Error, Equatable {
     /// Where a setting's value came from.
     enum Origin: Equatable, Sendable {

@@ -7,8 +7,8 @@ import MapperCore
 import Glibc
 #endif
 
-/// Reads a schema directory (SCHEMA.md, "Files"): its top-level `*.json` files, symbolic links followed, names
-/// starting with `.` skipped (Kubernetes ConfigMap internals, the registry overlay `.registry.json`).
+/// Reads a schema directory (docs/schema.md, "Files and bundles"): its top-level `*.json` files, symbolic links
+/// followed, names starting with `.` skipped (Kubernetes ConfigMap internals, the registry overlay `.registry.json`).
 enum SchemaDirectory {
     /// Why a schema directory cannot be read; each description is one line naming the path.
     enum LoadError: Error, CustomStringConvertible {

@@ -3,8 +3,9 @@
 import FoundationEssentials
 import MapperCore
 
-/// Where `serve`, `convert` and `check` find their schemas (API.md, Command line): `--schemas DIR`, else
-/// `<config>/schemas`, else `./config/schemas` when `./config` exists, else the embedded example configuration.
+/// Where `serve`, `convert` and `check` find their schemas (docs/operations.md, "Where the configuration comes from"):
+/// `--schemas DIR`, else `<config>/schemas`, else `./config/schemas` when `./config` exists, else the embedded example
+/// configuration.
 enum SchemaSource: Equatable {
     case directory(String)
     case embedded

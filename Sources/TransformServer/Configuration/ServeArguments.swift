@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The command line of `TransformServer [serve [--config DIR] [--schemas DIR] [--host H] [--port N]]` (API.md,
-/// Command line). Values are written `--flag VALUE` or `--flag=VALUE`; each flag at most once.
+/// The command line of `TransformServer [serve [--config DIR] [--schemas DIR] [--host H] [--port N]]` (README.md,
+/// "Command line"). Values are written `--flag VALUE` or `--flag=VALUE`; each flag at most once.
 struct ServeArguments: Equatable {
     /// A flag that sets a setting, with the text it was given.
     struct FlagValue: Equatable {

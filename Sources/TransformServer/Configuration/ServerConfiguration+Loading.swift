@@ -6,7 +6,8 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Resolves the configuration from its sources (API.md, Command line). Precedence, highest first:
+/// Resolves the configuration from its sources (docs/operations.md, "Where the configuration comes from"). Precedence,
+/// highest first:
 ///
 ///     flags (--host, --port, --schemas)  >  TRANSFORM_* environment  >  <config>/server.json  >  defaults
 ///

@@ -2,8 +2,8 @@
 
 import MapperCore
 
-/// The one table of settings (API.md, Command line): each key with the kind of value it takes and its bounds. The
-/// `server.json` key, the environment variable and the checks all come from here, so a setting cannot exist in one
+/// The one table of settings (docs/operations.md, "Settings"): each key with the kind of value it takes and its bounds.
+/// The `server.json` key, the environment variable and the checks all come from here, so a setting cannot exist in one
 /// source and be missing from another.
 extension ServerConfiguration {
     /// One configurable setting.
@@ -55,7 +55,7 @@ extension ServerConfiguration {
     /// Durations and sizes where 0 has a meaning (drain at once, compress everything).
     static let nonNegative = 0...Int(Int32.max)
 
-    /// Every setting, in the order of API.md's table.
+    /// Every setting, in the order of docs/operations.md, "Settings".
     static let settings: [Setting] = [
         Setting(key: "listenHost", kind: .host(\.listenHost)),
         Setting(key: "listenPort", kind: .integer(\.listenPort, 0...65_535)),
@@ -80,7 +80,7 @@ extension ServerConfiguration {
         Setting(key: "maxModels", kind: .integer(\.maxModels, positive)),
         Setting(key: "gzipMinBytes", kind: .integer(\.gzipMinBytes, nonNegative)),
         Setting(key: "accessLog", kind: .boolean(\.accessLog)),
-        // Ours, after API.md's table (docs/operations.md).
+        // Ours, after the settings of docs/operations.md.
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
         Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
         Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),

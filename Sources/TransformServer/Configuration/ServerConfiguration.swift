@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// Every setting of the server (API.md, Command line), holding its documented default until a source overrides it.
+/// Every setting of the server (docs/operations.md, "Settings"), holding its documented default until a source
+/// overrides it.
 ///
 /// Sources, highest first: flags (`--host`, `--port`, `--schemas`) > environment (`TRANSFORM_` + the key in
 /// UPPER_SNAKE) > `<config>/server.json` > these defaults. `load(arguments:environment:fileExists:readFile:)`
@@ -129,7 +130,8 @@ extension ServerConfiguration {
 }
 
 extension ServerConfiguration: CustomStringConvertible {
-    /// One `key=value` pair per setting in table order, the admin token redacted (API.md: never logged).
+    /// One `key=value` pair per setting in table order, the admin token redacted (docs/operations.md, "Settings": never
+    /// logged).
     var description: String {
         ServerConfiguration.settings.map { "\($0.key)=\($0.renderedValue(in: self))" }.joined(separator: " ")
     }

@@ -7,8 +7,8 @@ import MapperCore
 enum ConversionEndpoint {
     // MARK: - Head checks
 
-    /// API.md: absent, `application/json` or `application/*+json` (charset utf-8 only), or `application/x-ndjson`
-    /// on the `/array` endpoints; anything else is 415.
+    /// docs/api.md, "Bodies and content types": absent, `application/json` or `application/*+json` (charset utf-8
+    /// only), or `application/x-ndjson` on the `/array` endpoints; anything else is 415.
     static func checkMediaType(_ head: HTTPRequestHead, route: Route) -> HTTPResponse? {
         guard let value = head.firstValue(of: "content-type") else { return nil }
         guard let type = MediaType.parse(value) else {
@@ -48,7 +48,7 @@ enum ConversionEndpoint {
         switch inflated {
         case .success(let bytes): return .success(bytes[...])
         case .failure(.tooLarge(let limit)):
-            // API.md counts 413 among the errors after which the connection closes.
+            // docs/api.md counts 413 among the errors after which the connection closes.
             return .failure(ErrorResponse.make(413, "body_too_large",
                                                "The inflated request body is larger than the limit of \(limit) bytes.",
                                                close: true))
@@ -83,37 +83,39 @@ enum ConversionEndpoint {
         options.input = request.query["from"] == "model" ? .model : .wire
         options.hash = request.query["hash"] == "true"
         let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
-            switch request.route.kind {
-            case .compare:
-                return snapshot.compare(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-            case .merge:
-                options.output = request.query["keys"] == "mapped" ? .wire : .model
-                return snapshot.merge(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-            case .conversion(let operation, let batch):
-                options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
-                switch (operation, batch) {
-                case (.validate, .single):
-                    return snapshot.validate(bytes, model: model, options: options).map { valid in
+            Result { () throws(MappingError) in
+                let converted: Converted
+                switch request.route.kind {
+                case .compare:
+                    converted = try snapshot.compare(bytes, model: model, options: options)
+                case .merge:
+                    options.output = request.query["keys"] == "mapped" ? .wire : .model
+                    converted = try snapshot.merge(bytes, model: model, options: options)
+                case .conversion(let operation, let batch):
+                    options.output = operation == .normalize || request.query["keys"] == "mapped" ? .wire : .model
+                    switch (operation, batch) {
+                    case (.validate, .single):
+                        let valid = try snapshot.validate(bytes, model: model, options: options)
                         var response = HTTPResponse.json(200, valid.report.render(requestId: nil, includeError: false))
                         response.headers.append(("X-Transform-Warnings", String(valid.report.entries.count)))
                         if let hash = valid.modelHash { response.headers.append(("X-Model-Hash", hash)) }
                         return (response, valid.report.entries.map(\.code))
-                    }
-                case (.validate, _):
-                    return snapshot.validateArray(bytes, model: model, options: options).map { report in
+                    case (.validate, _):
+                        let report = try snapshot.validateArray(bytes, model: model, options: options)
                         var response = HTTPResponse.json(200, report.render(requestId: nil, includeError: false))
                         response.headers.append(("X-Transform-Warnings", String(report.entries.count)))
                         return (response, report.entries.map(\.code))
+                    case (_, .single):
+                        converted = try snapshot.convert(bytes, model: model, options: options)
+                    case (_, .array):
+                        converted = try snapshot.convertArray(bytes, model: model, options: options)
+                    case (_, .dictionary):
+                        converted = try snapshot.convertDictionary(bytes, model: model, options: options)
                     }
-                case (_, .single):
-                    return snapshot.convert(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-                case (_, .array):
-                    return snapshot.convertArray(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
-                case (_, .dictionary):
-                    return snapshot.convertDictionary(bytes, model: model, options: options).map { (success($0), $0.diagnosticCodes) }
+                default:
+                    preconditionFailure("not a conversion route")
                 }
-            default:
-                preconditionFailure("not a conversion route")
+                return (success(converted), converted.diagnosticCodes)
             }
         }
         switch result {

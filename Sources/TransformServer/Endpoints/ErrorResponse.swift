@@ -2,7 +2,7 @@
 
 import MapperCore
 
-/// The single place where failures become HTTP responses (API.md, Errors). Bodies are
+/// The single place where failures become HTTP responses (docs/errors.md, "HTTP errors"). Bodies are
 /// `{"error": {"status", "code", "message", "requestId", …}}`, rendered by `finalize` once the request id is known.
 enum ErrorResponse {
     static func make(_ status: Int, _ code: String, _ message: String, extra: [UInt8] = [],

@@ -2,8 +2,8 @@
 
 import MapperCore
 
-/// One NDJSON request converted while its body arrives (API.md, NDJSON): bytes in (maybe gzip), framed response
-/// bytes out — HTTP/1.1 chunks with the `X-Transform-Warnings` trailer, or raw bytes delimited by closing the
+/// One NDJSON request converted while its body arrives (docs/api.md, "NDJSON streams"): bytes in (maybe gzip), framed
+/// response bytes out — HTTP/1.1 chunks with the `X-Transform-Warnings` trailer, or raw bytes delimited by closing the
 /// connection for HTTP/1.0; gzip-compressed and flushed after every chunk when the client accepts it.
 ///
 /// Memory stays bounded whatever the body's size: the converter holds at most one line, the inflater hands out

@@ -2,8 +2,8 @@
 
 import MapperCore
 
-/// The conversion endpoints' query parameters (API.md): names and values percent-decoded and case-sensitive; an
-/// unknown, repeated, valueless, empty, bad or misplaced parameter is `400 invalid_parameter`.
+/// The conversion endpoints' query parameters (docs/api.md, "Query parameters"): names and values percent-decoded and
+/// case-sensitive; an unknown, repeated, valueless, empty, bad or misplaced parameter is `400 invalid_parameter`.
 enum QueryParameters {
     /// The parameters whose value is a version number (1 or more, decimal digits) rather than one of a set.
     static let versionNumber: Set<String> = ["#version"]
@@ -82,6 +82,6 @@ extension QueryParameters {
 }
 
 extension Substring {
-    /// Query strings keep `+` as a literal plus (API.md decodes percent escapes only).
+    /// Query strings keep `+` as a literal plus (docs/api.md decodes percent escapes only).
     fileprivate func replacingPlus() -> Substring { self }
 }

@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// Decides about each request head (API.md's check order up to the body) and answers whole requests.
+/// Decides about each request head (docs/api.md, "Status codes and the order of checks", up to the body) and answers
+/// whole requests.
 ///
 /// Checks run in this order and the first failure answers: framing (the parser) → route (404) → method (405) →
 /// auth (401/403) → model (404 unknown_model) → query (400) → preconditions (412/304) → media type (415) →
@@ -39,12 +40,14 @@ struct RequestHandler {
     /// Routes the head once; the routed request travels with the connection to `handle` or `makeStream`.
     func decide(_ head: HTTPRequestHead) -> (ConnectionStateMachine.Decision, Request?) {
         switch route(head) {
-        // API.md: a failing request with an NDJSON body is answered without reading it, then the connection closes.
+        // docs/api.md, "Status codes and the order of checks": a failing request with an NDJSON body is answered
+        // without reading it, then the connection closes.
         case .failure(let response): return (isNDJSON(head) ? .rejectNow(response) : .reject(response), nil)
         case .success(let request):
             // Only the /array routes accept NDJSON (checkMediaType answered 415 elsewhere).
             if case .conversion(_, .array) = request.route.kind, isNDJSON(head) {
-                // NDJSON bodies are streams with no total limit (API.md), converted line by line as they arrive.
+                // NDJSON bodies are streams with no total limit (docs/api.md, "Status codes and the order of checks"),
+                // converted line by line as they arrive.
                 return (.stream, request)
             }
             return (.read(limit: context.configuration.maxBodyBytes), request)
@@ -120,13 +123,13 @@ struct RequestHandler {
     private func pin(_ request: Request) -> HTTPResponse? {
         let model = request.route.model!
         let version = Int(request.query["version"]!)!  // QueryParameters checked it
-        switch request.snapshot.pinned(model, version: version) {
-        case .success(let snapshot):
+        do throws(PinningError) {
+            let snapshot = try request.snapshot.pinned(model, version: version)
             if snapshot !== request.snapshot { request.pinned = snapshot }
             return nil
-        case .failure(.unknownVersion):
+        } catch .unknownVersion {
             return ErrorResponse.unknownVersion(model, version)
-        case .failure(let error):
+        } catch {
             return ErrorResponse.conflict(error.description)
         }
     }

@@ -42,6 +42,9 @@ enum SchemaLifecycleEndpoint {
         switch CompatibilityConfig.parse(body) {
         case .failure(let error): return ErrorResponse.make(400, error.code, "The configuration was rejected: \(error.message).")
         case .success(let wanted):
+            if let shared = context.shared {
+                return SchemasEndpoint.sharedWrite(.configure(name: name, level: wanted.level, view: wanted.view), shared)
+            }
             return context.registryWrites.withLock { _ in
                 let saver = RegistryOverlayFile.Saver(context)
                 guard let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view,

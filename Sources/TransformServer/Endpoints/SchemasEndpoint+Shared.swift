@@ -23,6 +23,11 @@ extension SchemasEndpoint {
             return .json(200, out)
         case .deleted:
             return HTTPResponse(status: 204)
+        case .configured(let level, let view):
+            return .json(200, Array("{\"compatibility\":\"\(level.rawValue)\",\"view\":\"\(view.rawValue)\"}".utf8))
+        case .incompatible(let report):
+            if case .bundle = write { return ErrorResponse.incompatibleSchema(report, bundle: true) }
+            return ErrorResponse.incompatibleSchema(report, bundle: false)
         case .invalid(let error):
             return ErrorResponse.invalidSchema(error.problems)
         case .stillUsed(let name, let error):

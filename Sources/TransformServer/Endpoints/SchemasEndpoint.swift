@@ -7,7 +7,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// The schema registry routes (API.md, Schema registry): list, read, register, replace, delete, bundle, JSON Schema.
+/// The schema registry routes (docs/api.md, "The schema registry"): list, read, register, replace, delete, bundle, JSON
+/// Schema.
 enum SchemasEndpoint {
     /// Writes need `Authorization: Bearer <adminToken>` (compared in constant time); with no token configured the
     /// registry is read-only.

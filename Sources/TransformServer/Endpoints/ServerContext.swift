@@ -44,7 +44,7 @@ final class ServerContext: Sendable {
     }
 
     /// The registry writes of the current snapshot as an overlay: every registry-written model, and a deletion
-    /// marker for each file model that is gone (API.md, Persistence).
+    /// marker for each file model that is gone (docs/api.md, "Persistence").
     func writtenOverlay() -> RegistryOverlay {
         let snapshot = registry.current
         let models = snapshot.modelNames.compactMap { name -> SchemaFile? in

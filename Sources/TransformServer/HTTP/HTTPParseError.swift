@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a request's framing was rejected (API.md "HTTP behaviour" and "Errors"). Each is answered at once with its
-/// `status` and `code`, and the connection is then closed.
+/// Why a request's framing was rejected (docs/http-conformance.md and docs/errors.md, "HTTP errors"). Each is answered
+/// at once with its `status` and `code`, and the connection is then closed.
 ///
 /// `offset` is a 0-based byte offset: into the request head for head errors, and counted from the body's first
 /// byte for chunked-body errors (chunk lines, chunk data ends and trailer fields). The rules are listed with their
@@ -72,7 +72,7 @@ extension HTTPParseError {
         }
     }
 
-    /// The `code` of the error body (API.md "Errors").
+    /// The `code` of the error body (docs/errors.md, "HTTP errors").
     var code: String {
         switch status {
         case 411: "length_required"

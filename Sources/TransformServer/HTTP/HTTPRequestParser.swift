@@ -15,9 +15,9 @@
 
 import CHTTPParser
 
-/// Parses request heads strictly (RFC 9112 and API.md "HTTP behaviour"); one per connection.
+/// Parses request heads strictly (RFC 9112 and docs/http-conformance.md); one per connection.
 struct HTTPRequestParser {
-    /// The head limits of API.md "Limits", named like their `server.json` keys.
+    /// The head limits of docs/api.md, "Limits", named like their `server.json` keys.
     struct Limits: Equatable, Sendable {
         var maxRequestTargetBytes = 8192
         var maxHeaderBytes = 16384

@@ -26,7 +26,8 @@ struct HTTPResponse: Equatable {
         }
     }
 
-    /// The `error` object of API.md before rendering: the fields that help go in `extra` (each `,"name":value`).
+    /// The `error` object of docs/errors.md before rendering: the fields that help go in `extra` (each
+    /// `,"name":value`).
     struct ErrorInfo: Equatable {
         var code: String
         var message: String

@@ -22,7 +22,7 @@ struct ConnectionStateMachine {
         var maxBodyBytes = 8 << 20
     }
 
-    /// What the server decides from a head alone (API.md: checks before the body).
+    /// What the server decides from a head alone (docs/api.md, "Status codes and the order of checks").
     enum Decision: Equatable {
         /// Read the body (at most `limit` bytes) and hand the request over.
         case read(limit: Int)
@@ -118,8 +118,9 @@ struct ConnectionStateMachine {
             state = .closed
             return [.respond(response, head: head, close: true)]
         case .reject(let response):
-            // API.md: the body limit is a framing check, before every check of the head: a body announced over it
-            // is a 413 at once (a 9 MiB body to a 415 route, a Content-Length of 2^63 to a 404), never read.
+            // docs/api.md, "Status codes and the order of checks": the body limit is a framing check, before every
+            // check of the head: a body announced over it is a 413 at once (a 9 MiB body to a 415 route, a
+            // Content-Length of 2^63 to a 404), never read.
             if head.contentLength ?? 0 > UInt64(limits.maxBodyBytes) {
                 state = .closed
                 return [.respond(ErrorResponse.bodyTooLarge(limit: limits.maxBodyBytes), head: head, close: true)]
@@ -138,7 +139,8 @@ struct ConnectionStateMachine {
             state = .streamingBody(head, lastActivity: now)
             return continuing(head.expectContinue && hasBody, process(now: now))
         case .read(let limit):
-            // API.md: a body over the limit is a 413 answered without waiting for it.
+            // docs/api.md, "Status codes and the order of checks": a body over the limit is a 413 answered without
+            // waiting for it.
             if let length = head.contentLength, length > UInt64(limit) {
                 state = .closed
                 return [.respond(ErrorResponse.bodyTooLarge(limit: limit), head: head, close: true)]
@@ -184,10 +186,10 @@ struct ConnectionStateMachine {
         draining = true
     }
 
-    /// When the current state times out (API.md's timeouts): from then on `tick` acts. `UInt64.max` while none runs
-    /// (a request being decided or handled) or when it would fall past the end of the clock: it never falls then.
-    /// (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped around and
-    /// fired at once.)
+    /// When the current state times out (the timeouts of docs/api.md, "Limits"): from then on `tick` acts. `UInt64.max`
+    /// while none runs (a request being decided or handled) or when it would fall past the end of the clock: it never
+    /// falls then. (A `tick` with `now` before the state began does nothing; the subtraction this replaced wrapped
+    /// around and fired at once.)
     var deadline: UInt64 {
         switch state {
         case .idle(let since): return MonotonicClock.deadline(since, after: limits.keepAliveTimeout)
@@ -198,7 +200,7 @@ struct ConnectionStateMachine {
         }
     }
 
-    /// Checks the timeouts of API.md.
+    /// Checks the timeouts of docs/api.md, "Limits".
     mutating func tick(now: UInt64) -> [Action] {
         let deadline = deadline
         guard deadline != .max, now >= deadline else { return [] }
@@ -283,9 +285,9 @@ struct ConnectionStateMachine {
                     return [.respond(ErrorResponse.parse(error), head: head, close: true)]
                 case .success(let progress):
                     buffer.consume(progress.consumed)
-                    // API.md: 413 without waiting — a chunk size past the limit already decides it, also for a
-                    // refused request's body, which is not read further. (A chunk size may be up to 2^64 − 1:
-                    // compared with what is left, never added to a count.)
+                    // docs/api.md, "Status codes and the order of checks": 413 without waiting — a chunk size past the
+                    // limit already decides it, also for a refused request's body, which is not read further. (A chunk
+                    // size may be up to 2^64 − 1: compared with what is left, never added to a count.)
                     let taken = discardedLength + UInt64(body.count)
                     if taken > UInt64(limit) || chunked.announcedBytes > UInt64(limit) - taken {
                         state = .closed

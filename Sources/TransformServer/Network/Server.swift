@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The running service: a listener, one event loop per core, a bounded worker pool, and the lifecycle
-/// (`running` → `draining` → exit) of API.md.
+/// (`running` → `draining` → exit) of docs/operations.md, "Signals".
 ///
 /// Accepting and the in-flight body budget are here; finishing responses for the wire is in `Server+Responses.swift`,
 /// counting and logging answered requests in `Server+AccessLog.swift`, draining in `Server+Drain.swift`.

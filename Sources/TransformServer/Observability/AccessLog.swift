@@ -9,8 +9,8 @@ import Glibc
 
 /// One JSON line per request on standard output, buffered and flushed a few milliseconds after the first line
 /// of a batch from its own queue, so no connection queue ever blocks on a `write`. Nothing is scheduled while
-/// nothing is buffered: an idle server does not wake up for it (a repeating 5 ms timer cost an idle server about
-/// 2 % of a core).
+/// nothing is buffered: an idle server does not wake up for it (a repeating timer kept an idle server busy:
+/// docs/performance.md, "Design decisions taken on measurements").
 final class AccessLog: Sendable {
     private let buffer = Mutex<[UInt8]>([])
     private let queue = DispatchQueue(label: "transform.access-log")

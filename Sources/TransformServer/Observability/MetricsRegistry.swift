@@ -3,7 +3,8 @@
 import MapperCore
 import Synchronization
 
-/// Every metric the server exposes on `GET /metrics` (API.md, Operations; `docs/metrics.md` lists them).
+/// Every metric the server exposes on `GET /metrics` (docs/api.md, "Health, readiness and metrics"; `docs/metrics.md`
+/// lists them).
 ///
 /// Shared by all connection queues. The small shared state is split into coherent structs, each behind its own
 /// `Mutex` whose critical section is a dictionary lookup and an increment: `HTTPFamilies` (the request counter and

@@ -14,7 +14,7 @@
 /// `strconv.ParseFloat` reads them (`0.25`, `5e-05`, `+Inf`, `NaN`), which is what Prometheus parses.
 /// Spec: https://prometheus.io/docs/instrumenting/exposition_formats/#text-based-format
 enum PrometheusExposition {
-    /// The `Content-Type` of a `/metrics` response (API.md, Operations).
+    /// The `Content-Type` of a `/metrics` response (docs/api.md, "Health, readiness and metrics").
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// The `# TYPE` of a metric family.

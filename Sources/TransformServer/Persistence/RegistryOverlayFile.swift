@@ -7,7 +7,7 @@ import MapperCore
 import Glibc
 #endif
 
-/// Reads the registry overlay `.registry.json` of a schema directory (API.md, Persistence):
+/// Reads the registry overlay `.registry.json` of a schema directory (docs/api.md, "Persistence"):
 ///
 ///     {"models": [{"version": 3, "schema": {"name": "User", …}}, …], "deleted": ["OldModel"]}
 ///

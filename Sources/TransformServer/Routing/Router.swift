@@ -2,7 +2,8 @@
 
 import MapperCore
 
-/// Matches a percent-decoded path exactly and case-sensitively against the routes of API.md.
+/// Matches a percent-decoded path exactly and case-sensitively against the routes of docs/api.md, "Endpoints at a
+/// glance".
 enum Router {
     static func match(_ path: String) -> Route? {
         path.withUTF8Bytes { match(bytes: $0) }
@@ -117,7 +118,7 @@ enum Router {
     }
 
     /// Percent-decodes a path (`%2F` becomes `/` inside a segment only after splitting would be wrong, so the
-    /// path is decoded as a whole, as API.md says); nil for malformed escapes or invalid UTF-8.
+    /// path is decoded as a whole, as docs/api.md says); nil for malformed escapes or invalid UTF-8.
     static func percentDecode(_ text: Substring) -> String? {
         // Without a `%` there is nothing to decode, and the text is already valid UTF-8.
         guard offset(of: UInt8(ascii: "%"), in: text) != nil else { return String(text) }

@@ -103,6 +103,6 @@ struct ParsedHead: Equatable {
 }
 
 extension chp_limits {
-    /// The defaults of API.md "Limits".
+    /// The defaults of docs/api.md, "Limits".
     static let standard = chp_limits(max_target: 8192, max_header_bytes: 16384, max_headers: 100)
 }

@@ -60,9 +60,11 @@ import Testing
         options.mode = mode
         options.output = output
         options.batchWorkers = workers
-        let result = Array(body.utf8).withUnsafeBytes {
-            dictionary ? snapshot.convertDictionary($0, model: model, options: options)
-                : snapshot.convertArray($0, model: model, options: options)
+        let result = Array(body.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in
+                try dictionary ? snapshot.convertDictionary(body, model: model, options: options)
+                    : snapshot.convertArray(body, model: model, options: options)
+            }
         }
         switch result {
         case .success(let converted):
@@ -153,7 +155,7 @@ import Testing
         var options = ConversionOptions()
         options.batchWorkers = 4
         let converted = try Array(body.utf8).withUnsafeBytes {
-            try Self.snapshot.convertArray($0, model: "U", options: options).get()
+            try Self.snapshot.convertArray($0, model: "U", options: options)
         }
         let expected = "[" + (0..<256).map { #"{"uid":\#($0),"n":0}"# }.joined(separator: ",") + "]"
         #expect(String(decoding: converted.body, as: UTF8.self) == expected)

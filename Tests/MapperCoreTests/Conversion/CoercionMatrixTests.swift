@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
-/// The coercion matrix of SEMANTICS.md ("Numbers in strings", "Scalars", "Other types"), case by case: every
+/// The coercion matrix of docs/coercion-rules.md ("Numbers in strings", "The matrix"), case by case: every
 /// target type against JSON numbers, number strings, the YYModel true/false/null spellings, booleans, `null`,
 /// arrays and objects — YYModel's own automatic-type-conversion tests carried over to schemas. Each target is a
 /// one-property model `T_<type>` with the property `v`.

@@ -117,7 +117,7 @@ struct CommonValueShortcutTests {
         options.keepsEntries = keepsEntries  // off, as the server's: a success keeps the count and codes only
         options.commonValueShortcuts = shortcuts
         let bytes = Array(input.utf8)
-        switch bytes.withUnsafeBytes({ snapshot.convert($0, model: "Everything", options: options) }) {
+        switch bytes.withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.convert(body, model: "Everything", options: options) } }) {
         case .success(let converted):
             return "200 \(String(decoding: converted.body, as: UTF8.self)) \(converted.warnings) "
                 + "\(converted.diagnosticCodes) \(converted.diagnostics)"

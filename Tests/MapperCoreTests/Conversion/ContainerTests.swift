@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
-/// `array`, `set` and `dictionary` with and without `of` (SEMANTICS.md "Other types"): YYModel's
+/// `array`, `set` and `dictionary` with and without `of` (docs/coercion-rules.md, "Containers"): YYModel's
 /// `modelContainerPropertyGenericClass` tests carried over — element conversion, `element_dropped`, set dedupe by
 /// output bytes, nested containers, containers of models.
 struct ContainerTests {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-@testable import MapperCore
+import MapperCore
 
 /// What one conversion produced, as strings for exact assertions: the status, the model's bytes (the report's
 /// `result` on a 422, so failing conversions still show what was built) and the report entries

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
-/// Inputs built to hurt (SEMANTICS.md "JSON input", "Numbers in strings"; API.md "Limits"): deep nesting, huge
-/// numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking engines choke on. Each
-/// must get its documented answer — never a crash or a hang. Sizes are just large enough to make a quadratic or
-/// recursive implementation fail visibly; there are no timing assertions. Serialised to keep memory bounded.
+/// Inputs built to hurt (docs/semantics.md, "JSON input"; docs/coercion-rules.md, "Numbers in strings"; docs/api.md,
+/// "Limits"): deep nesting, huge numbers, broken UTF-8, huge strings, keys and objects, and a pattern that backtracking
+/// engines choke on. Each must get its documented answer — never a crash or a hang. Sizes are just large enough to make
+/// a quadratic or recursive implementation fail visibly; there are no timing assertions. Serialised to keep memory
+/// bounded.
 @Suite(.serialized)
 struct HostileInputTests {
     static let types = ["number", "string", "int64", "uint64", "decimal", "double", "float", "bool"]
@@ -38,7 +38,7 @@ struct HostileInputTests {
         options.maxDepth = maxDepth
         options.output = output
         let chosen = options
-        return onLargeStack { body.withUnsafeBytes { registry.current.convert($0, model: model, options: chosen) } }
+        return onLargeStack { body.withUnsafeBytes { body in Result { () throws(MappingError) in try registry.current.convert(body, model: model, options: chosen) } } }
     }
 
     static func run(_ model: String, _ input: String) -> Outcome { onLargeStack { registry.current.run(model, input) } }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
-/// How a property finds its value in the input object (SEMANTICS.md "Reading a property from the input object",
-/// "JSON input"): YYModel's `modelCustomPropertyMapper` tests carried over — plain keys, key paths, literal keys
+/// How a property finds its value in the input object (docs/schema.md, "key"; docs/semantics.md, "JSON input"):
+/// YYModel's `modelCustomPropertyMapper` tests carried over — plain keys, key paths, literal keys
 /// with dots, shared keys, fallback lists, escaped and duplicate input keys, `unknownKeys: reject`, and the report
 /// paths of absent keys.
 struct KeyMapperTests {

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
-/// Model-level rules (SEMANTICS.md "Models and their rules", "Reports"; SCHEMA.md): nested and recursive models,
-/// `classForDictionary`, inheritance, blacklist/whitelist, `willTransform`, `validate`, constraints, defaults and
-/// strict mode — YYModel's nested-model, custom-class and protocol-hook tests carried over to schemas, with the
-/// hooks applied at every depth.
+/// Model-level rules (docs/semantics.md, "Where model rules apply", "Reports"; docs/schema.md, "Model options"): nested
+/// and recursive models, `classForDictionary`, inheritance, blacklist/whitelist, `willTransform`, `validate`,
+/// constraints, defaults and strict mode — YYModel's nested-model, custom-class and protocol-hook tests carried over to
+/// schemas, with the hooks applied at every depth.
 struct ModelRulesTests {
     static let registry = ConversionFixture.snapshot([
         // Nested and recursive models.

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
 
-@testable import MapperCore
-
 /// Model form (`/convert`) against wire form (`/normalize`, `output: .wire`) and model-form input
-/// (`from=model`, `input: .model`), SEMANTICS.md "Writing the output": YYModel's `modelToJSONObject` tests carried
-/// over — key paths written back as nested objects, first writer wins, `output_conflict`, `transformToJSON`,
+/// (`from=model`, `input: .model`), docs/semantics.md, "Writing the output": YYModel's `modelToJSONObject` tests
+/// carried over — key paths written back as nested objects, first writer wins, `output_conflict`, `transformToJSON`,
 /// `unwrap` written back, canonical number and string bytes, and byte-identical output.
 struct OutputFormTests {
     static let models = [

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// docs/coercion-rules.md, "float and double": a number whose written `float`/`double` value differs from the
 /// input's exact value is kept with `precision_lost` (an error in strict mode); a value that reads back as written

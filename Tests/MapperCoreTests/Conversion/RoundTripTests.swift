@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// docs/schema.md, "transformToJSON": `/normalize` output reads back as the same model. Keys that
 /// `transformToJSON.set` writes are read and ignored (under `unknownKeys: reject` too), and a `transformToJSON` that

@@ -7,7 +7,7 @@ import Testing
 struct URIReferenceTests {
     /// Valid references, grouped by the ABNF branch they exercise (RFC 3986 §3, §4.1, §4.2).
     static let valid: [String] = [
-        // Examples from SEMANTICS.md and the brief.
+        // Examples from docs/coercion-rules.md, "url".
         "github.com", "http://a/b?c#d", "mailto:x@y", "//host", "", "/a/b", "?q", "#f",
         "http://[::1]:80/", "http://[v1.x]/",
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
@@ -38,7 +38,7 @@ struct URIReferenceTests {
     ]
 
     static let invalid: [String] = [
-        // Examples from SEMANTICS.md and the brief.
+        // Examples from docs/coercion-rules.md, "url".
         "http://exa mple.com", "https://例え.jp", "http://a/%zz", "http://[::1", "http://a:b/", "1http:x",
         // relative-ref whose first segment holds ":" (no valid scheme in front)
         ":", ":a", ":/a", "+a:b", "-:x", ".a:b", "_a:b", "1:", "a_b:c", "a b:c", "é:x",

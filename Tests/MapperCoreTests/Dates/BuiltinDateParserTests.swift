@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-@testable import MapperCore
 import Testing
+@testable import MapperCore
 
 struct BuiltinDateParserTests {
     /// `DateFields.inUTC()` (the common-value path's shortcut) against the round trip through an `Instant`, over

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-@testable import MapperCore
 import Testing
+@testable import MapperCore
 
 struct DateFormatTests {
     @Test(arguments: [("iso8601", DateFormat.iso8601), ("epoch", .epoch), ("epochMillis", .epochMillis)])

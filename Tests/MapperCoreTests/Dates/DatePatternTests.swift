@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-@testable import MapperCore
 import Testing
+@testable import MapperCore
 
 struct DatePatternTests {
     /// 2015-09-03T16:12:21.123456Z, a Thursday.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-@testable import MapperCore
 import Testing
+@testable import MapperCore
 
 struct InstantTests {
     @Test func minIsTheFirstMomentOfYearOne() {

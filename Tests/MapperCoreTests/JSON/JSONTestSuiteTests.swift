@@ -23,7 +23,8 @@ struct JSONTestSuiteTests {
 
     /// Our choice for every `i_` file, with the offset reported on rejection. See docs/json-test-suite.md.
     static let implementationDefined: [String: Verdict] = [
-        // Numbers of any size are kept as written (SEMANTICS.md "JSON input"); range is the target type's business.
+        // Numbers of any size are kept as written (docs/semantics.md, "JSON input"); range is the target type's
+        // business.
         "i_number_double_huge_neg_exp.json": .accept,
         "i_number_huge_exp.json": .accept,
         "i_number_neg_int_huge_exp.json": .accept,
@@ -65,7 +66,7 @@ struct JSONTestSuiteTests {
         "i_structure_UTF-8_BOM_empty_object.json": .accept,
     ]
 
-    /// The default nesting limit (API.md "Limits").
+    /// The default nesting limit (docs/api.md, "Limits").
     static let maxDepth = 512
 
     @Test(.enabled(if: Folder.path != nil), arguments: Folder.files(prefix: "y_"))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-@testable import MapperCore
 
 @Suite struct ComparisonTests {
     static let schemas = [
@@ -17,7 +17,7 @@ import Testing
         let snapshot = try SchemaRegistry.make(Self.schemas[0], Self.schemas[1], Self.schemas[2], Self.schemas[3]).current
         var options = ConversionOptions()
         options.mode = mode
-        let result = Array(body.utf8).withUnsafeBytes { snapshot.compare($0, model: "Repo", options: options) }
+        let result = Array(body.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.compare(body, model: "Repo", options: options) } }
         switch result {
         case .success(let converted): return (200, String(decoding: converted.body, as: UTF8.self))
         case .failure(let error): return (error.status, String(decoding: error.body(requestId: nil), as: UTF8.self))

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// `POST /merge/{Model}` (docs/api.md): YYModel's `modelSetWithDictionary:` on an existing instance — the target in
 /// model form, the patch in wire form, per property the patch's result when it holds any of the property's keys.
@@ -26,7 +25,7 @@ struct MergeTests {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
-        return Produced(Array(body.utf8).withUnsafeBytes { snapshot.merge($0, model: model, options: options) })
+        return Produced(Array(body.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.merge(body, model: model, options: options) } })
     }
 
     static let target = #"{"id":1,"name":"a","price":2.5,"tags":["x"],"owner":{"uid":1,"nick":"o"},"size":3}"#

@@ -50,7 +50,7 @@ struct DiagnosticsTests {
         #expect(diagnostics.errorCount == 1)
     }
 
-    /// Identical means the same bytes: no Unicode normalisation (SEMANTICS.md "Bytes"), so a precomposed `é` and
+    /// Identical means the same bytes: no Unicode normalisation (docs/semantics.md, "Bytes"), so a precomposed `é` and
     /// `e` + U+0301 are two paths, as they are two keys.
     @Test func unicodeEquivalentPathsAreDifferentEntries() {
         var diagnostics = Diagnostics(strict: false)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-@testable import MapperCore
 
-/// The validation report (API.md) and the batch endpoints' reports and counts.
+/// The validation report (docs/errors.md, "The validation report") and the batch endpoints' reports and counts.
 @Suite struct ReportTests {
     static let schemas = [
         #"{"name":"U","properties":{"uid":{"type":"uint64","required":true},"n":"int8"}}"#,
@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test func validReportHasNoErrorMemberAndListsWarnings() throws {
-        let result = Array(#"{"uid":"1","n":"2"}"#.utf8).withUnsafeBytes {
-            try! Self.snapshot().validate($0, model: "U", options: options())
+        let result = Array(#"{"uid":"1","n":"2"}"#.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try (try! Self.snapshot()).validate(body, model: "U", options: options()) }
         }
         let report = try result.get().report
         #expect(String(decoding: report.render(requestId: "r1", includeError: false), as: UTF8.self) == """
@@ -38,8 +38,8 @@ import Testing
     /// and a coerced number whose fraction was cut, its " (fraction truncated)" written with the message, read
     /// exactly as the sentences they replace.
     @Test func messagesWrittenAsBytesReadAsSentences() throws {
-        let result = Array(#"{"uid":"7.9","n":null}"#.utf8).withUnsafeBytes {
-            try! Self.snapshot().validate($0, model: "U", options: options())
+        let result = Array(#"{"uid":"7.9","n":null}"#.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try (try! Self.snapshot()).validate(body, model: "U", options: options()) }
         }
         let report = try result.get().report
         #expect(String(decoding: report.render(requestId: nil, includeError: false), as: UTF8.self) == """
@@ -62,7 +62,7 @@ import Testing
         let spaces = String(repeating: " ", count: 70)
         let input = #"{"b":"yes","s":5,"d":true,"t":0,"n":" 7 ","f":"2.5","set":[1,"1"],"e":"\u0031","l":""#
             + spaces + #"8"}"#
-        let result = Array(input.utf8).withUnsafeBytes { snapshot.validate($0, model: "M", options: options()) }
+        let result = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.validate(body, model: "M", options: options()) } }
         let report = try result.get().report
         #expect(report.entries.map { "\($0.path) \($0.message)" } == [
             #"/b string "yes" converted to bool true"#,
@@ -78,8 +78,8 @@ import Testing
     }
 
     @Test func reportSaysWhichModelWasBuilt() throws {
-        let result = Array(#"{"kind":"c","r":2}"#.utf8).withUnsafeBytes {
-            try! Self.snapshot().validate($0, model: "Shape", options: options())
+        let result = Array(#"{"kind":"c","r":2}"#.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try (try! Self.snapshot()).validate(body, model: "Shape", options: options()) }
         }
         let body = String(decoding: try result.get().report.render(requestId: nil, includeError: false), as: UTF8.self)
         #expect(body == #"{"valid":true,"model":"Shape","built":"Circle","result":{"kind":"c","r":2},"errors":[],"warnings":[]}"#)
@@ -88,7 +88,7 @@ import Testing
     @Test func capListsErrorsFirstThenWarningsAndSaysTruncated() throws {
         // Three warnings (n out of range, two unknown-free coercions) and one error (uid missing).
         let input = #"{"uid":"x","n":300}"#
-        let result = Array(input.utf8).withUnsafeBytes { try! Self.snapshot().convert($0, model: "U", options: options(entries: 2)) }
+        let result = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try (try! Self.snapshot()).convert(body, model: "U", options: options(entries: 2)) } }
         guard case .failure(.validationFailed(let report)) = result else {
             Issue.record("expected a 422, got \(result)")
             return
@@ -105,7 +105,7 @@ import Testing
 
     @Test func validateArrayReportsEveryElementWithIndexedPaths() throws {
         let input = #"[{"uid":1},{"uid":"x"},7]"#
-        let result = Array(input.utf8).withUnsafeBytes { try! Self.snapshot().validateArray($0, model: "U", options: options()) }
+        let result = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try (try! Self.snapshot()).validateArray(body, model: "U", options: options()) } }
         guard case .failure(.validationFailed(let report)) = result else {
             Issue.record("expected an invalid report, got \(result)")
             return
@@ -115,15 +115,15 @@ import Testing
     }
 
     @Test func validateArrayOfValidElementsIsValid() throws {
-        let result = Array(#"[{"uid":1},{"uid":2}]"#.utf8).withUnsafeBytes {
-            try! Self.snapshot().validateArray($0, model: "U", options: options())
+        let result = Array(#"[{"uid":1},{"uid":2}]"#.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try (try! Self.snapshot()).validateArray(body, model: "U", options: options()) }
         }
         #expect(try result.get().isValid)
     }
 
     @Test func laxDictionaryCountsKeptWarningsPlusOnePerDroppedElement() throws {
         let input = #"{"a":{"uid":"1"},"b":{"uid":"x"},"c":3}"#
-        let result = Array(input.utf8).withUnsafeBytes { try! Self.snapshot().convertDictionary($0, model: "U", options: options()) }
+        let result = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try (try! Self.snapshot()).convertDictionary(body, model: "U", options: options()) } }
         let converted = try result.get()
         #expect(String(decoding: converted.body, as: UTF8.self) == #"{"a":{"uid":1,"n":0}}"#)
         #expect(converted.warnings == 3)
@@ -131,8 +131,8 @@ import Testing
 
     @Test func strictDictionaryPrefixesPathsWithEscapedKeys() throws {
         let input = #"{"a/b":{"uid":"1"},"c~d":{"uid":2}}"#
-        let result = Array(input.utf8).withUnsafeBytes {
-            try! Self.snapshot().convertDictionary($0, model: "U", options: options(.strict))
+        let result = Array(input.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try (try! Self.snapshot()).convertDictionary(body, model: "U", options: options(.strict)) }
         }
         guard case .failure(.validationFailed(let report)) = result else {
             Issue.record("expected a 422, got \(result)")
@@ -151,9 +151,11 @@ import Testing
     @Test(arguments: [("[]", 400, "not_an_object"), ("{}", 400, "not_an_array")])
     func batchesCheckTheTopLevelShape(body: String, status: Int, code: String) throws {
         let snapshot = try Self.snapshot()
-        let result = Array(body.utf8).withUnsafeBytes {
-            code == "not_an_object" ? snapshot.convertDictionary($0, model: "U", options: options())
-                : snapshot.convertArray($0, model: "U", options: options())
+        let result = Array(body.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in
+                try code == "not_an_object" ? snapshot.convertDictionary(body, model: "U", options: options())
+                    : snapshot.convertArray(body, model: "U", options: options())
+            }
         }
         guard case .failure(let error) = result else {
             Issue.record("expected \(code)")

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// Runs cel-spec's own conformance files (`../shared/testdata/cel-spec/*.textproto`, next to the repository) when
 /// present: every case that uses only the language of docs/rules.md must pass; the rest are skipped and counted

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// The property members `transform` and `computed` (docs/rules.md, "Transform and computed properties").
 @Suite struct PropertyExpressionTests {

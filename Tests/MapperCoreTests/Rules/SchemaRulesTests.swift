@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// A model's `rules` (docs/rules.md): compiled at registration, evaluated on `self` (the converted object) and
 /// `input` at every depth, inherited as `validate` is, failing with `rule_failed` at the rule's path.

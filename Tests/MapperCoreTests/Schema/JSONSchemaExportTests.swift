@@ -249,7 +249,7 @@ struct JSONSchemaExportTests {
         ]}
         """
 
-    /// (model, strict-mode input, accepted by strict mode per the spec).
+    /// (model, strict-mode input, accepted by strict mode per docs/jsonschema.md).
     static let validationCases: [(String, String, Bool)] = [
         ("User", #"{"uid": 1}"#, true),
         ("User", #"{"uid": 1, "name": null, "created": "2015-09-04T00:12:21.5+08:00"}"#, true),

@@ -32,7 +32,7 @@ struct JSONSchemaImportTests {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
-        switch Array(document.utf8).withUnsafeBytes({ snapshot.convert($0, model: model, options: options) }) {
+        switch Array(document.utf8).withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) } }) {
         case .success(let converted): return String(decoding: converted.body, as: UTF8.self)
         case .failure(let error): return "failure " + String(decoding: error.body(requestId: nil), as: UTF8.self)
         }

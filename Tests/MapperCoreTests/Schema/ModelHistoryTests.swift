@@ -21,7 +21,7 @@ struct ModelHistoryTests {
         var options = ConversionOptions()
         options.output = .wire
         let bytes = Array(input.utf8)
-        switch bytes.withUnsafeBytes({ snapshot.convert($0, model: model, options: options) }) {
+        switch bytes.withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) } }) {
         case .success(let converted): return String(decoding: converted.body, as: UTF8.self)
         case .failure(let error): return "error: \(error)"
         }
@@ -100,12 +100,12 @@ struct ModelHistoryTests {
         let snapshot = registry.current
         let input = #"{"a":5,"inner":{"n":7}}"#
         #expect(Self.convert(snapshot, "Outer", input) == #"{"a":5,"inner":{"n":"7"}}"#)
-        let pinned = try snapshot.pinned("Outer", version: 1).get()
+        let pinned = try snapshot.pinned("Outer", version: 1)
         #expect(Self.convert(pinned, "Outer", input) == #"{"a":"5","inner":{"n":"7"}}"#)
         #expect(pinned.versionText(of: "Outer") == "1")
-        #expect(try snapshot.pinned("Outer", version: 1).get() === pinned, "compiled once, then cached")
-        #expect(try snapshot.pinned("Outer", version: 2).get() === snapshot, "the current version is the snapshot")
-        #expect(throws: PinningError.unknownVersion(model: "Outer", version: 9)) { try snapshot.pinned("Outer", version: 9).get() }
+        #expect(try snapshot.pinned("Outer", version: 1) === pinned, "compiled once, then cached")
+        #expect(try snapshot.pinned("Outer", version: 2) === snapshot, "the current version is the snapshot")
+        #expect(throws: PinningError.unknownVersion(model: "Outer", version: 9)) { try snapshot.pinned("Outer", version: 9) }
     }
 
     @Test
@@ -113,12 +113,12 @@ struct ModelHistoryTests {
         let registry = Self.registry()
         for bound in 1...70 { try Self.put(registry, #"{"name":"P","properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#) }
         let snapshot = registry.current
-        let first = try snapshot.pinned("P", version: 1).get()
-        for version in 2...65 { _ = try snapshot.pinned("P", version: version).get() }  // 64 more: version 1 falls out
+        let first = try snapshot.pinned("P", version: 1)
+        for version in 2...65 { _ = try snapshot.pinned("P", version: version) }  // 64 more: version 1 falls out
         #expect(snapshot.pinnedCache.withLock { $0["P"]!.entries.count } == PinnedVersions.capacity)
-        #expect(try snapshot.pinned("P", version: 1).get() !== first, "recompiled after eviction")
-        let again = try snapshot.pinned("P", version: 1).get()
-        #expect(try snapshot.pinned("P", version: 1).get() === again)
+        #expect(try snapshot.pinned("P", version: 1) !== first, "recompiled after eviction")
+        let again = try snapshot.pinned("P", version: 1)
+        #expect(try snapshot.pinned("P", version: 1) === again)
         #expect(Self.convert(again, "P", #"{"x":2}"#).hasPrefix("error"), "version 1 allows at most 1")
         #expect(Self.convert(snapshot, "P", #"{"x":2}"#) == #"{"x":2}"#)
     }

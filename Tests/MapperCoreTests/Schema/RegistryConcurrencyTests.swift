@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Glibc
+import MapperCore
 import Synchronization
 import Testing
-
-@testable import MapperCore
 
 /// The registry under contention: conversions on many threads while others replace models. Every conversion must
 /// see one whole snapshot — never a mix of two versions of a model — and the suite must be clean under
@@ -148,8 +147,10 @@ struct RegistryConcurrencyTests {
             }
             let bytes = Array(text.utf8)
             let result = bytes.withUnsafeBytes { raw in
-                kind == 1 ? snapshot.convertArray(raw, model: "Box", options: ConversionOptions())
-                    : snapshot.convertDictionary(raw, model: "Box", options: ConversionOptions())
+                Result { () throws(MappingError) in
+                    try kind == 1 ? snapshot.convertArray(raw, model: "Box", options: ConversionOptions())
+                        : snapshot.convertDictionary(raw, model: "Box", options: ConversionOptions())
+                }
             }
             guard case .success(let converted) = result else { return "\(result)" }
             return "\(converted.warnings) " + String(decoding: converted.body, as: UTF8.self)

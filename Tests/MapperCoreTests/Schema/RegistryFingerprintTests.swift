@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// `schemaSet` (what a replica serves) and the schema files' content fingerprint (what a poll compares).
 @Suite struct RegistryFingerprintTests {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-@testable import MapperCore
 
 @Suite struct RegistryOverlayCodingTests {
     @Test func encodedOverlayReadsBackTheSame() throws {

@@ -4,8 +4,8 @@ import Testing
 
 @testable import MapperCore
 
-/// API.md "Schema registry": versions, ETags and canonical bytes; atomic writes; replaced models take effect for
-/// the models that use them, while snapshots already taken keep working.
+/// docs/api.md, "The schema registry": versions, ETags and canonical bytes; atomic writes; replaced models take effect
+/// for the models that use them, while snapshots already taken keep working.
 struct SchemaRegistryTests {
     static func file(_ text: String, implied: String? = nil) -> SchemaFile {
         SchemaFile(name: "(request)", bytes: Array(text.utf8), source: .registry, impliedName: implied)
@@ -226,8 +226,8 @@ struct SchemaRegistryTests {
         let registry = try SchemaRegistry.make(Self.item, #"{"name":"Kit","properties":{"item":"Item"}}"#)
         let snapshot = registry.current
         #expect(snapshot.contains("Item") && snapshot.contains("Kit"))
-        // Names are ASCII (SCHEMA.md); a String that only compares equal to one (U+212A KELVIN SIGN is canonically
-        // equivalent to "K") is another name, as are other cases, prefixes and extensions.
+        // Names are ASCII (docs/schema.md, "name"); a String that only compares equal to one (U+212A KELVIN SIGN is
+        // canonically equivalent to "K") is another name, as are other cases, prefixes and extensions.
         for other in ["\u{212A}it", "kit", "Ki", "Kitt", "", "Item ", "It\u{0065}m\u{0301}"] {
             #expect(!snapshot.contains(other), "\(other.unicodeScalars.map(\.value))")
         }

@@ -4,11 +4,11 @@ import Testing
 
 @testable import MapperCore
 
-/// SCHEMA.md "Files, names and validation": every problem is reported with its file and JSON Pointer, all of them at
-/// once, and sound sets (bundles, self and mutual references) load.
+/// docs/schema.md, "When a schema set is accepted": every problem is reported with its file and JSON Pointer, all of
+/// them at once, and sound sets (bundles, self and mutual references) load.
 struct SchemaValidationTests {
     /// A broken set and where its problem must be reported: any one of `locations` ("file pointer") will do, since
-    /// the spec fixes the offending value but not whether the pointer names it or its property.
+    /// docs/schema.md fixes the offending value but not whether the pointer names it or its property.
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let documents: [String]

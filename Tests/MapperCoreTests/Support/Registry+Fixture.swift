@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import MapperCore
 import Testing
-
-@testable import MapperCore
 
 /// Builds registries from inline schema documents and runs conversions on strings.
 extension SchemaRegistry {
@@ -69,10 +68,10 @@ extension RegistrySnapshot {
     /// answers — the body, the warning count and the codes of a success, every byte of a failure. Every conversion
     /// test that goes through `run` or `produce` checks this.
     func convertBothWays(_ bytes: [UInt8], model: String, options: ConversionOptions) -> Result<Converted, MappingError> {
-        let kept = bytes.withUnsafeBytes { convert($0, model: model, options: options) }
+        let kept = bytes.withUnsafeBytes { body in Result { () throws(MappingError) in try convert(body, model: model, options: options) } }
         var lean = options
         lean.keepsEntries = false
-        let coded = bytes.withUnsafeBytes { convert($0, model: model, options: lean) }
+        let coded = bytes.withUnsafeBytes { body in Result { () throws(MappingError) in try convert(body, model: model, options: lean) } }
         switch (kept, coded) {
         case (.success(let kept), .success(let coded)):
             #expect(coded.body == kept.body, "body with keepsEntries off")

@@ -123,7 +123,8 @@ import Testing
         #expect(other.status == 2)
     }
 
-    // MARK: - The configuration's limits (API.md: nesting, NDJSON line and report limits; no body limit)
+    // MARK: - The configuration's limits (docs/operations.md, "Limits": nesting, NDJSON line and report limits; no body
+    // limit)
 
     /// A configuration directory holding only `server.json`; the schemas come from the repository (`--schemas`,
     /// appended to each command by `withConfig`).

@@ -310,6 +310,24 @@ struct ClusterTests {
         try F.eventually(20, "the write propagated") { try F.etag(a, "After") != nil }
     }
 
+    /// Keys put straight into etcd (as `etcdctl` would: no head) right before each write of the replica's own: the
+    /// replica's commit may overtake one on its way through the watch; every one is served in the end all the same.
+    @Test func keysPutAroundTheServiceWhileTheReplicaWritesAreAllServed() throws {
+        let cluster = try ClusterFixture(replicas: 1)
+        let replica = cluster.replicas[0]
+        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+                                options: EtcdHTTP.Options())
+        let store = EtcdRegistryStore(client: client, prefix: cluster.prefix)
+        for i in 0..<20 {
+            try client.put(store.modelKey("Raw\(i)"), Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Raw\#(i)"}}"#.utf8))
+            #expect(try F.put(replica, "Api\(i)", F.document("\(i)")).status == 201)
+        }
+        try F.eventually(20, "every key put around the service is served") {
+            let list = try F.list(replica)
+            return (0..<20).allSatisfy { list.contains(#""name":"Raw\#($0)""#) && list.contains(#""name":"Api\#($0)""#) }
+        }
+    }
+
     @Test func aReplicaCutOffWhileHistoryIsCompactedReadsEverythingAgain() throws {
         let cluster = try ClusterFixture(replicas: 1)
         let writer = cluster.replicas[0]

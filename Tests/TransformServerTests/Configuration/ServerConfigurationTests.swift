@@ -5,8 +5,8 @@ import Testing
 @testable import TransformServer
 
 @Suite struct ServerConfigurationTests {
-    /// API.md's settings table: key, environment variable, default (as `server.json` writes it), and a valid value
-    /// that differs from the default (as text, the way an environment variable holds it).
+    /// The settings table of docs/operations.md: key, environment variable, default (as `server.json` writes it), and a
+    /// valid value that differs from the default (as text, the way an environment variable holds it).
     struct Row: CustomTestStringConvertible, Sendable {
         var key: String
         var environment: String
@@ -45,7 +45,7 @@ import Testing
         Row(key: "maxModels", environment: "TRANSFORM_MAX_MODELS", defaultValue: "10000", sample: "8"),
         Row(key: "gzipMinBytes", environment: "TRANSFORM_GZIP_MIN_BYTES", defaultValue: "1024", sample: "0"),
         Row(key: "accessLog", environment: "TRANSFORM_ACCESS_LOG", defaultValue: "true", sample: "false"),
-        // Ours, after API.md's table.
+        // Ours, after the settings of docs/operations.md.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
         Row(key: "lingeringCloseMs", environment: "TRANSFORM_LINGERING_CLOSE_MS", defaultValue: "2000", sample: "0"),
         Row(key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",

@@ -160,7 +160,8 @@ import Glibc
         #expect(try server.freshHealthStatus() == 200)
     }
 
-    /// API.md: an idle connection with no partial request is closed silently after the keep-alive timeout.
+    /// docs/api.md, "Limits": an idle connection with no partial request is closed silently after the keep-alive
+    /// timeout.
     @Test func twoHundredIdleConnectionsNeitherStopTheServerNorOutstayTheKeepAliveTimeout() throws {
         let server = try ServerProcess(settings: ["keepAliveTimeoutMs": "1500"])
         let idle = try (0..<200).map { _ in try RawClient(port: server.port, timeoutSeconds: 5) }
@@ -182,7 +183,8 @@ import Glibc
         #expect(try server.freshHealthStatus() == 200)
     }
 
-    /// API.md: the header timeout runs from the first byte, so dripping bytes does not keep a head alive.
+    /// docs/api.md, "Limits": the header timeout runs from the first byte, so dripping bytes does not keep a head
+    /// alive.
     @Test func slowlorisIsCutOffByTheHeaderTimeout() throws {
         let server = try ServerProcess(settings: ["headerTimeoutMs": "300"])
         let client = try server.client()

@@ -26,10 +26,10 @@ import Glibc
         #expect(server.waitForExit() == 0)
     }
 
-    /// API.md: while draining the listener stops accepting, `/ready` answers 503 on open connections and a request
-    /// whose head has arrived is answered. The listener is checked through /proc (the server holds no listening
-    /// socket on its port) rather than by connecting: under a parallel suite another test's server may already
-    /// have bound the freed port. The grace period is long so that a starved machine cannot end it first.
+    /// docs/operations.md, "Signals": while draining the listener stops accepting, `/ready` answers 503 on open
+    /// connections and a request whose head has arrived is answered. The listener is checked through /proc (the server
+    /// holds no listening socket on its port) rather than by connecting: under a parallel suite another test's server
+    /// may already have bound the freed port. The grace period is long so that a starved machine cannot end it first.
     @Test func readyAnswers503WhileDraining() throws {
         let server = try ServerProcess(settings: ["drainGraceMs": "10000"])
         let client = try server.client()

@@ -7,8 +7,9 @@ import Testing
 import Glibc
 #endif
 
-/// Every limit of API.md ("Limits") against the real binary over real sockets, with small configured values so each
-/// boundary is a few bytes or a few hundred milliseconds away. Each limit is checked on both sides where it has two.
+/// Every limit of docs/api.md ("Limits") against the real binary over real sockets, with small configured values so
+/// each boundary is a few bytes or a few hundred milliseconds away. Each limit is checked on both sides where it has
+/// two.
 @Suite struct LimitsTests {
     // MARK: - Head limits
 
@@ -136,7 +137,7 @@ import Glibc
         #expect(try server.freshHealthStatus() == 200)
     }
 
-    /// API.md: "body inactivity" — a body that keeps coming is read however long it takes in total.
+    /// docs/api.md, "Limits": "body inactivity" — a body that keeps coming is read however long it takes in total.
     @Test func bodyTimeoutCountsInactivityNotTotalTime() throws {
         let server = try ServerProcess(settings: ["bodyTimeoutMs": "600"])
         let client = try server.client()
@@ -161,8 +162,8 @@ import Glibc
         #expect(try server.freshHealthStatus() == 200)
     }
 
-    /// A chunk-size line that alone announces more than the limit already decides the 413 (API.md: "answered without
-    /// waiting for the body").
+    /// A chunk-size line that alone announces more than the limit already decides the 413 (docs/api.md, "Limits":
+    /// "answered without waiting for the body").
     @Test func chunkAnnouncingMoreThanTheLimitIs413WithoutWaitingForIt() throws {
         let server = try ServerProcess(settings: ["maxBodyBytes": "1000", "bodyTimeoutMs": "3000"])
         let client = try RawClient(port: server.port, timeoutSeconds: 1)
@@ -238,7 +239,8 @@ import Glibc
         #expect(response.text == body)
     }
 
-    /// API.md: NDJSON is "converted line by line as it arrives, in bounded memory whatever its total size".
+    /// docs/api.md, "Limits": NDJSON is "converted line by line as it arrives, in bounded memory whatever its total
+    /// size".
     @Test func ndjsonLinesAreAnsweredBeforeTheBodyEnds() throws {
         let server = try ServerProcess(settings: ["bodyTimeoutMs": "5000"])
         let client = try RawClient(port: server.port, timeoutSeconds: 2)
@@ -281,13 +283,14 @@ import Glibc
         let response = try client.request(bytes: bomb, headers: ["Content-Encoding": "gzip"])
         #expect(response.status == 413)
         #expect(response.text.contains(#""code":"body_too_large""#))
-        #expect(response.header("Connection") == "close", "API.md: a 413 closes the connection")
+        #expect(response.header("Connection") == "close", "docs/api.md: a 413 closes the connection")
         #expect(try server.freshHealthStatus() == 200)
     }
 
     // MARK: - Helpers
 
-    /// A framing error (API.md): the status, the error code, `Connection: close`, and the server closing.
+    /// A framing error (docs/api.md, "Limits"): the status, the error code, `Connection: close`, and the server
+    /// closing.
     static func expectFramingError(_ client: RawClient, status: Int, code: String, _ comment: String = "",
                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
         let response = try client.read()

@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-/// Behaviours found in review against API.md, each pinned by a test.
+/// Behaviours found in review against docs/api.md, each pinned by a test.
 @Suite struct ReviewFindingsTests {
     @Test func aFailingNDJSONRequestIsAnsweredWithoutReadingItsBodyThenCloses() throws {
         let server = try ServerProcess()

@@ -3,7 +3,7 @@
 import Testing
 @testable import TransformServer
 
-/// Statuses and codes of API.md "Errors", and one sentence per case.
+/// Statuses and codes of docs/errors.md, "HTTP errors", and one sentence per case.
 @Suite struct HTTPParseErrorTests {
     static let cases: [(error: HTTPParseError, status: Int, code: String)] = [
         (.bareLineEnding(offset: 1), 400, "bad_request"),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TransformServer
 
-/// The access log's line and the request ids it carries (docs/operations.md, "Access log").
+/// The access log's line (docs/operations.md, "Access log").
 struct AccessLogLineTests {
     @Test(arguments: [(0, "0.0"), (1, "0.001"), (10, "0.01"), (44, "0.044"), (100, "0.1"), (101, "0.101"),
                       (999, "0.999"), (1_000, "1.0"), (1_005, "1.005"), (1_044, "1.044"), (1_040, "1.04"),
@@ -32,13 +32,4 @@ struct AccessLogLineTests {
         }
     }
 
-    @Test func freshRequestIdsAreSixteenHexDigitsAndDistinct() {
-        let ids = (0..<10_000).map { _ in RequestID.fresh() }
-        #expect(Set(ids).count == ids.count)
-        #expect(ids.allSatisfy { $0.utf8.count == 16 && $0.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        } })
-        #expect(RequestID.choose("client-id-1") == "client-id-1")
-        #expect(RequestID.choose("has space").utf8.count == 16)
-    }
 }

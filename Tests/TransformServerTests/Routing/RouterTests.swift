@@ -5,8 +5,9 @@ import Testing
 @testable import TransformServer
 
 struct RouterTests {
-    /// Paths are matched exactly on their bytes after percent-decoding (API.md): a `/` is a separator wherever it
-    /// stands, even before a combining mark, which a split by Characters would fold into one cluster with it.
+    /// Paths are matched exactly on their bytes after percent-decoding (docs/api.md, "Endpoints at a glance"): a `/` is
+    /// a separator wherever it stands, even before a combining mark, which a split by Characters would fold into one
+    /// cluster with it.
     @Test(arguments: [
         ("/health", "/health", nil), ("/ready", "/ready", nil), ("/metrics", "/metrics", nil),
         ("/schemas", "/schemas", nil), ("/schemas/User", "/schemas/{model}", "User"),
