@@ -17,8 +17,8 @@ public struct JSONSchemaImport: Sendable {
     public var bundle: [UInt8]
     /// The names of the models written, the root's first.
     public var models: [String]
-    /// Keywords that were not translated, each with its JSON Pointer.
-    public var unsupported: [(pointer: String, message: String)]
+    /// Keywords that were not translated, each with its JSON Pointer and the model being translated there.
+    public var unsupported: [(model: String, pointer: String, message: String)]
 
     /// Why a document cannot be imported at all.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -48,7 +48,9 @@ public struct JSONSchemaImport: Sendable {
 private struct Translator {
     let root: JSONValue
     var documents: [(String, JSONValue)] = []
-    var unsupported: [(pointer: String, message: String)] = []
+    var unsupported: [(model: String, pointer: String, message: String)] = []
+    /// The model being translated, which `note` names.
+    var current = ""
     /// Definition pointer → model name, for `$ref`s (assigned before translating, so cycles work).
     var names: [String: String] = [:]
     /// Models that a `oneOf`/`anyOf` picks between: each extends the model that picks it.
@@ -93,6 +95,7 @@ private struct Translator {
                 documents.append((modelName, .object(members)))
                 continue
             }
+            current = modelName
             guard let document = model(schema, name: modelName, at: pointer) else { continue }
             documents.append((modelName, document))
         }
@@ -109,7 +112,7 @@ private struct Translator {
         return result
     }
 
-    mutating func note(_ pointer: String, _ message: String) { unsupported.append((pointer, message)) }
+    mutating func note(_ pointer: String, _ message: String) { unsupported.append((current, pointer, message)) }
 
     /// A model document from an object schema; nil (noted) when it is not one.
     mutating func model(_ schema: JSONValue, name: String, at pointer: String) -> JSONValue? {

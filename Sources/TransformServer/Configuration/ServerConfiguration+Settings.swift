@@ -83,6 +83,7 @@ extension ServerConfiguration {
         // Ours, after the settings of docs/operations.md.
         Setting(key: "batchWorkers", kind: .integer(\.batchWorkers, 0...256)),
         Setting(key: "lingeringCloseMs", kind: .integer(\.lingeringCloseMs, nonNegative)),
+        Setting(key: "maxLingeringRefusals", kind: .integer(\.maxLingeringRefusals, nonNegative)),
         Setting(key: "maxInFlightBodyBytes", kind: .integer(\.maxInFlightBodyBytes, positive)),
         Setting(key: "maxRuleSteps", kind: .integer(\.maxRuleSteps, 100...10_000_000)),
         // The shared registry store (docs/cluster.md).

@@ -70,6 +70,9 @@ struct ServerConfiguration: Sendable, Equatable {
     /// side already shut), so that input it never read cannot make the kernel reset the connection and destroy the
     /// response; 0 closes at once.
     var lingeringCloseMs = 2_000
+    /// Most connections beyond `maxConnections` closing lingering at once after their 503; past it one is closed
+    /// right after its 503 (0: always).
+    var maxLingeringRefusals = 64
     /// Most bytes of announced request bodies (over 64 KiB each) held at once across all connections, from their
     /// head until their answer; a body that does not fit is refused with 503 at once.
     var maxInFlightBodyBytes = 268_435_456

@@ -57,9 +57,10 @@ struct RequestHandler {
     /// Everything decided from the head: route, method, auth, model, query, preconditions, media type, coding.
     func route(_ head: HTTPRequestHead) -> Result<Request, HTTPResponse> {
         let (rawPath, rawQuery) = Router.split(target: head.target)
-        guard let path = Router.percentDecode(rawPath), let route = Router.match(path) else {
+        guard let path = Router.percentDecode(rawPath), let matched = Router.match(path) else {
             return .failure(ErrorResponse.notFound())
         }
+        let route = Router.resolve(matched, method: head.method)
         guard route.allows(head.method) else { return .failure(ErrorResponse.methodNotAllowed(route.allowHeader)) }
         let request = Request(head: head, route: route, snapshot: context.registry.current)
         if let failure = SchemasEndpoint.authorize(request, context: context) { return .failure(failure) }

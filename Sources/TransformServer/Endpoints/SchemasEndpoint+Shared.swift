@@ -6,7 +6,9 @@ import MapperCore
 /// writes, plus `503` (store unreachable, no quorum, not synced yet, or an unknown outcome) with `Retry-After` and
 /// `413 body_too_large` when etcd refuses a transaction for its size.
 extension SchemasEndpoint {
-    static func sharedWrite(_ write: SharedRegistry.Write, _ shared: SharedRegistry) -> HTTPResponse {
+    /// `more`: members added to a written model's entry of a bundle's answer, by model name (the import's).
+    static func sharedWrite(_ write: SharedRegistry.Write, _ shared: SharedRegistry,
+                            more: [String: [UInt8]] = [:]) -> HTTPResponse {
         switch shared.write(write) {
         case .written(let written):
             if case .put = write, let (name, entry, created) = written.first {
@@ -17,7 +19,7 @@ extension SchemasEndpoint {
             var out: [UInt8] = [UInt8(ascii: "[")]
             for (i, (name, entry, created)) in written.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out += writtenJSON(name, entry, created: created)
+                out += writtenJSON(name, entry, created: created, more: more[name])
             }
             out.append(UInt8(ascii: "]"))
             return .json(200, out)

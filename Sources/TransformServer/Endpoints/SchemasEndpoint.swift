@@ -161,12 +161,33 @@ enum SchemasEndpoint {
         switch JSONSchemaImport.request(body) {
         case .failure(let failure): return ErrorResponse.make(400, failure.code, "The import was rejected: \(failure.message).")
         case .success(let translated):
-            return writeBundle(request, context: context, body: translated.bundle)
+            return writeBundle(request, context: context, body: translated.bundle, more: unsupportedMembers(translated))
         }
     }
 
+    /// The import answers as a bundle, and each written model's entry also lists what of its part of the JSON
+    /// Schema document was left out: `"unsupported": [{"path": "/properties/rank/multipleOf", "message": …}, …]`,
+    /// paths from the root of `jsonschema`, empty when everything was translated (docs/lifecycle.md). A keyword
+    /// noted where no model came out (a definition that is not an object schema) is listed under the root model.
+    static func unsupportedMembers(_ translated: JSONSchemaImport) -> [String: [UInt8]] {
+        var lists: [String: [UInt8]] = [:]
+        for entry in translated.unsupported {
+            let model = translated.models.contains(entry.model) ? entry.model : translated.models[0]
+            var list = lists[model].map { $0 + [UInt8(ascii: ",")] } ?? []
+            list += Array("{\"path\":".utf8) + ErrorResponse.jsonString(entry.pointer)
+                + Array(",\"message\":".utf8) + ErrorResponse.jsonString(entry.message) + [UInt8(ascii: "}")]
+            lists[model] = list
+        }
+        var members: [String: [UInt8]] = [:]
+        for model in translated.models {
+            members[model] = Array(",\"unsupported\":[".utf8) + (lists[model] ?? []) + [UInt8(ascii: "]")]
+        }
+        return members
+    }
+
+    /// `more`: members added to a written model's entry, by model name.
     private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext,
-                                    body given: [UInt8]? = nil) -> HTTPResponse {
+                                    body given: [UInt8]? = nil, more: [String: [UInt8]] = [:]) -> HTTPResponse {
         let body: [UInt8]
         if let given {
             body = given
@@ -176,7 +197,7 @@ enum SchemasEndpoint {
             case .success(let bytes): body = Array(bytes)
             }
         }
-        if let shared = context.shared { return sharedWrite(.bundle(body: body), shared) }
+        if let shared = context.shared { return sharedWrite(.bundle(body: body), shared, more: more) }
         return context.registryWrites.withLock { _ in
             let before = context.registry.current
             let saver = RegistryOverlayFile.Saver(context)
@@ -187,7 +208,7 @@ enum SchemasEndpoint {
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    out += writtenJSON(name, snapshot.entries[name]!, created: !before.contains(name))
+                    out += writtenJSON(name, snapshot.entries[name]!, created: !before.contains(name), more: more[name])
                 }
                 out.append(UInt8(ascii: "]"))
                 return .json(200, out)
@@ -221,8 +242,10 @@ enum SchemasEndpoint {
         }
     }
 
-    static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool) -> [UInt8] {
+    /// `{"name", "version", "etag", "created"}`, then `more` (members, each with its leading comma).
+    static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool, more: [UInt8]? = nil) -> [UInt8] {
         Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
-            + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)}".utf8)
+            + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)".utf8) + (more ?? [])
+            + [UInt8(ascii: "}")]
     }
 }

@@ -43,11 +43,22 @@ extension Connection {
     private func reserve(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse? {
         guard let length = head.contentLength, length > UInt64(server.inlineBodyLimit), length <= UInt64(limit)
         else { return nil }
-        guard server.reserveBody(Int(length)) else {
-            return ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
-        }
+        guard server.reserveBody(Int(length)) else { return Self.tooManyBodiesInFlight() }
         reservedBody = Int(length)
         return nil
+    }
+
+    /// A chunked body announces no length, so it takes from the in-flight budget as it arrives: once it holds more
+    /// than 64 KiB, every byte it holds. False, taking nothing more, when the growth does not fit.
+    func reserveGrowth(to bytes: Int) -> Bool {
+        guard bytes > server.inlineBodyLimit, bytes > reservedBody else { return true }
+        guard server.reserveBody(bytes - reservedBody) else { return false }
+        reservedBody = bytes
+        return true
+    }
+
+    static func tooManyBodiesInFlight() -> HTTPResponse {
+        ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
     }
 
     func releaseReservedBody() {
@@ -61,6 +72,10 @@ extension Connection {
         // on its answer carries the route.
         guard let request = routed.take() else { return close() }
         let route = request.route
+        // The last piece of a chunked body arrived with its end: it is counted here, before it is handed over.
+        if head.chunked, !reserveGrowth(to: body.count) {
+            return send(Self.tooManyBodiesInFlight(), head: head, route: route, close: true)
+        }
         let id = requestId
         let handler = server.handler
         // A registry write through etcd waits for etcd's answer (longer while etcd elects a leader): never on this
@@ -96,6 +111,14 @@ extension Connection {
         server.requestCompleted(head: head, route: route, status: 499, bytes: 0, requestId: requestId,
                                 started: requestStart)
         close()
+    }
+
+    /// The client has gone: a read or a write failed (a reset), or its input ended in the middle of a stream's body.
+    /// A stream being answered ends there, converted no further, and its request is logged and counted as 499 like
+    /// a large body whose client left (`abandon`); otherwise the connection just closes.
+    func clientLeft() {
+        guard let request = routed, stream != nil || streamJobs > 0 else { return close() }
+        abandon(head: request.head, route: request.route)
     }
 
     /// Sends the answer to a handled request, closing after it when the request, the answer or a drain says so.

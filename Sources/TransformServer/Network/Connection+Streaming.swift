@@ -23,7 +23,10 @@ extension Connection {
         streamJobs += 1
         pauseReading()
         let connection = LoopBound(self, loop: loop)
-        stream.queue.async { [loop] in
+        stream.queue.async { [loop, fd] in
+            // A client that has gone gets nothing more converted. One that closed without a reset is reset by the
+            // response head written before the first piece, so this finds it at the latest one piece later.
+            guard !Syscall.peerHasReset(fd) else { return loop.run(connection) { $0.clientLeft() } }
             let output = stream.feed(bytes)
             loop.run(connection) { $0.streamFed(output) }
         }

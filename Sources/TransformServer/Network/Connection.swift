@@ -97,16 +97,21 @@ final class Connection {
             do throws(SocketError) {
                 count = try Syscall.read(fd, into: loop.readBuffer)
             } catch {
-                return close()
+                return clientLeft()
             }
             guard let count else { return }  // would block: wait for the next event
             if count == 0 {
+                // In the middle of a stream's body, the end of the input is a client that gave up.
+                if stream != nil { return clientLeft() }
                 perform(machine.peerClosed())
                 return
             }
             let now = MonotonicClock.now()
             if case .idle = machine.state { requestStart = now }
             perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: now))
+            if !reserveGrowth(to: machine.chunkedBodyBytes) {
+                return perform(machine.refuseBody(Self.tooManyBodiesInFlight()))
+            }
             // A short read took everything there was; the loop's level-triggered watch reports any more, so there
             // is no need for one more read only to hear "would block".
             if count < loop.readBuffer.count { return }
@@ -142,7 +147,7 @@ final class Connection {
             do throws(SocketError) {
                 written = try outbound.write { [fd] vectors throws(SocketError) in try Syscall.send(fd, vectors) }
             } catch {
-                return close()
+                return clientLeft()
             }
             guard written != nil else { return waitForWritable() }
             lastWriteProgress = MonotonicClock.now()

@@ -354,6 +354,21 @@ struct ConnectionStateMachine {
         }
     }
 
+    /// The decoded bytes a chunked body being read to be handed over holds so far (0 in every other state): a
+    /// chunked body announces no length, so it is counted against the in-flight budget as it grows.
+    var chunkedBodyBytes: Int {
+        // Only a chunked body is decoded into `body`: on every other path it is empty, and this costs one test.
+        guard !body.isEmpty, case .readingBody(_, _, .none, _) = state else { return 0 }
+        return body.count
+    }
+
+    /// Refuses the body being read with `response` at once (the in-flight budget ran out); the connection closes.
+    mutating func refuseBody(_ response: HTTPResponse) -> [Action] {
+        guard case .readingBody(let head, _, _, _) = state else { return [] }
+        state = .closed
+        return [.respond(response, head: head, close: true)]
+    }
+
     /// Stops a streamed body early (strict NDJSON ended the stream): nothing more is parsed; the connection
     /// lingers and closes.
     mutating func abandonBody() {

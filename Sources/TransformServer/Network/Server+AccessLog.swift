@@ -10,6 +10,7 @@ extension Server {
         // Requests answered before their handler ran (a failed check, a stream) still count under their route.
         let route = route ?? head.flatMap { head in
             Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
+                .map { Router.resolve($0, method: head.method) }
         }
         context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
                                       status: status, seconds: seconds)

@@ -33,6 +33,8 @@ final class Server: @unchecked Sendable {
     let lingeringClose: UInt64
     /// Gives memory back after large requests.
     let reclaimer = MemoryReclaimer()
+    /// Connections beyond `maxConnections`, answered `503` and closed lingering, within a bound.
+    let refused: RefusedConnections
     /// Bytes of announced bodies held now (`reserveBody`), against `maxInFlightBodyBytes`.
     private let bodiesInFlight = Atomic<Int>(0)
     let accessLog: AccessLog?
@@ -61,6 +63,7 @@ final class Server: @unchecked Sendable {
         connectionLimits = limits
         writeTimeout = UInt64(c.writeTimeoutMs) * 1_000_000
         lingeringClose = UInt64(c.lingeringCloseMs) * 1_000_000
+        refused = RefusedConnections(limit: c.maxLingeringRefusals, lingeringCloseMs: c.lingeringCloseMs)
         accessLog = c.accessLog ? AccessLog() : nil
     }
 
@@ -94,13 +97,13 @@ final class Server: @unchecked Sendable {
 
     private func accepted(_ fd: Int32) {
         guard active.add(1, ordering: .relaxed).newValue <= context.configuration.maxConnections else {
-            // Over the limit: answer 503 and close at once (never a busy loop, never a queue of waiting sockets).
+            // Over the limit: answer 503 and close, lingering within a bound (never a busy loop, never a queue of
+            // waiting sockets).
+            active.subtract(1, ordering: .relaxed)
             var response = ErrorResponse.unavailable("too many connections")
             ErrorResponse.finalize(&response, requestId: RequestID.choose(nil))
             let (head, body) = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
-            (head + body).withUnsafeBytes { _ = try? Syscall.send(fd, $0) }
-            Syscall.close(fd)
-            active.subtract(1, ordering: .relaxed)
+            refused.refuse(fd, answer: head + body) { [listener] in listener?.descriptorFreed() }
             return
         }
         Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY)

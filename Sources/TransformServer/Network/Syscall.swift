@@ -47,6 +47,13 @@ enum Syscall {
     /// True when the peer of `fd` has closed or reset the connection (nothing is consumed).
     static func peerHasLeft(_ fd: Int32) -> Bool { csocket_peer_has_left(fd) != 0 }
 
+    /// True when the connection of `fd` has been reset or has failed (`POLLERR`, `POLLHUP`), however much input is
+    /// still buffered; a peer that has only closed its sending side is not reported. Nothing is consumed.
+    static func peerHasReset(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)  // Linux: never retry close on EINTR, the descriptor is gone either way
     }

@@ -38,7 +38,7 @@ enum Router {
             if first.equals("merge") {
                 return Route(kind: .merge, template: "/merge/{model}", model: model, methods: .post)
             }
-            // `import` is a route, not a model name (docs/lifecycle.md, Import).
+            // Two routes on one path: `POST` imports, the other methods address the model `import` (`resolve`).
             if first.equals("schemas"), segments.second.equals("import") {
                 return Route(kind: .importSchema, template: "/schemas/import", methods: .post)
             }
@@ -79,6 +79,15 @@ enum Router {
                          methods: .get)
         default: return nil
         }
+    }
+
+    /// `/schemas/import` is two routes on one path: `POST` imports a JSON Schema document, and the other methods
+    /// address the model named `import`, as `/schemas/{model}` does every other name (so every valid model name
+    /// stays reachable; docs/lifecycle.md, Import). A `405` there allows both routes' methods.
+    static func resolve(_ route: Route, method: String) -> Route {
+        guard route.kind == .importSchema, method != "POST" else { return route }
+        return Route(kind: .schema, template: "/schemas/{model}", model: "import",
+                     methods: [.get, .post, .put, .delete])
     }
 
     /// The first four `/`-separated segments of a path without its leading `/`; `hasMore` when there are more.

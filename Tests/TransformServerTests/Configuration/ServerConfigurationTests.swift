@@ -48,6 +48,8 @@ import Testing
         // Ours, after the settings of docs/operations.md.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
         Row(key: "lingeringCloseMs", environment: "TRANSFORM_LINGERING_CLOSE_MS", defaultValue: "2000", sample: "0"),
+        Row(key: "maxLingeringRefusals", environment: "TRANSFORM_MAX_LINGERING_REFUSALS", defaultValue: "64",
+            sample: "0"),
         Row(key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",
             sample: "1000000"),
         Row(key: "maxRuleSteps", environment: "TRANSFORM_MAX_RULE_STEPS", defaultValue: "10000", sample: "100"),
@@ -279,6 +281,7 @@ import Testing
         BadValue(key: "batchWorkers", json: "257", text: "257"),
         BadValue(key: "lingeringCloseMs", json: "-1", text: "-1"),
         BadValue(key: "lingeringCloseMs", json: "2147483648", text: "2147483648"),
+        BadValue(key: "maxLingeringRefusals", json: "-1", text: "-1"),
         BadValue(key: "maxInFlightBodyBytes", json: "0", text: "0"),
         BadValue(key: "maxRuleSteps", json: "99", text: "99"),
         BadValue(key: "maxRuleSteps", json: "10000001", text: "10000001"),

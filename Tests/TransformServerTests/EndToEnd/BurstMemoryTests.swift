@@ -75,6 +75,36 @@ import Glibc
                 "the budget came back with the answer")
     }
 
+    /// A chunked body announces no length, so it is counted as it arrives: once past 64 KiB it holds every byte it
+    /// has sent, a body that outgrows what is left is refused at once with the same 503 (connection closed), and
+    /// the budget comes back when the request holding it is answered.
+    @Test func chunkedBodiesInFlightAreCountedAsTheyGrow() throws {
+        let server = try ServerProcess(settings: ["maxInFlightBodyBytes": "1000000", "bodyTimeoutMs": "60000"])
+        let body = Array((#"{"uid":1,"name":""# + String(repeating: "n", count: 600_000 - 19) + #""}"#).utf8)
+        let head = "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        func chunk(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10]
+        }
+        let holding = try server.client()
+        try holding.send(Array(head.utf8) + chunk(body[..<500_000]))
+        #expect(try server.waitForActiveConnections(atLeast: 1) >= 1)
+        // Its first 500,000 bytes are held: a second chunked body fits until it passes the 500,000 left.
+        let refused = try server.client()
+        refused.limitSends(seconds: 20)
+        _ = refused.trySend(Array(head.utf8) + chunk(body[...]) + Array("0\r\n\r\n".utf8))
+        let answer = try refused.read()
+        #expect(answer.status == 503)
+        #expect(answer.text.contains("in flight"), "\(answer.text)")
+        #expect(answer.header("Connection") == "close")
+        #expect(try server.client().request("POST", "/convert/User", body: #"{"uid":2}"#).status == 200,
+                "small bodies take nothing from the budget")
+        try holding.send(chunk(body[500_000...]) + Array("0\r\n\r\n".utf8))
+        #expect(try holding.read().status == 200)
+        let again = try server.client()
+        try again.send(Array(head.utf8) + chunk(body[...]) + Array("0\r\n\r\n".utf8))
+        #expect(try again.read().status == 200, "the budget came back with the answer")
+    }
+
     /// A large request whose client has left before a worker takes it is not converted: it ends as 499. On one
     /// core (so one worker), a large batch keeps the worker busy while a second client sends a large body and
     /// closes; when the worker gets to that body, its client is gone.

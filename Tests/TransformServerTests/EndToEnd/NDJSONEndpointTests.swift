@@ -140,6 +140,27 @@ import Glibc
         #expect(peak.value > 0)
         #expect(peak.value < 64 * 1024, "server peak resident \(peak.value) KiB for a 30 MB stream")
     }
+
+    /// A stream whose client has gone is converted no further: its request ends as 499 (nginx's "client closed
+    /// request"), logged and counted, and the connection closes — whether the client reset the connection or closed
+    /// it with answers unread. (Its body never ends: without the 499 the request left no trace at all.)
+    @Test(arguments: RawClient.Vanishing.allCases)
+    func aStreamWhoseClientHasGoneEndsAs499(_ how: RawClient.Vanishing) throws {
+        let server = try ServerProcess()
+        let lines = String(repeating: #"{"uid":"1","name":"n"}"# + "\n", count: 50_000)
+        let client = try server.client()
+        client.limitSends(seconds: 20)
+        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                        + "Content-Length: \(lines.utf8.count * 4)\r\n\r\n")
+        _ = client.trySend(Array(lines.utf8))
+        #expect(client.isReadable(withinMilliseconds: 10_000), "the stream has started answering")
+        client.vanish(how)
+        #expect(try server.waitForActiveConnections(atMost: 0, seconds: 20) == 0)
+        let metrics = try server.client().request("GET", "/metrics").text
+        let counted = metrics.split(separator: "\n").filter { $0.contains("/convert/{model}/array") }
+        let abandoned = #"transform_http_requests_total{method="POST",route="/convert/{model}/array",status="499"} 1"#
+        #expect(counted.contains { $0.hasPrefix(abandoned) }, "\(counted)")
+    }
 }
 
 /// The highest memory sample seen by a sampling thread.

@@ -46,7 +46,10 @@ extension RawClient {
     }
 
     /// Sends what it can; returns the errno that stopped it, or nil when every byte went out.
-    func trySend(_ bytes: [UInt8]) -> Int32? {
+    func trySend(_ bytes: [UInt8]) -> Int32? { Self.trySend(fd, bytes) }
+
+    /// `trySend` on a bare descriptor (for a writer thread that shares the socket with a reading one).
+    static func trySend(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes {

@@ -124,6 +124,30 @@ import Testing
         #expect(refusal.status == 413)
     }
 
+    /// A chunked body read to be handed over reports its decoded size as it grows (a refused one, being dropped,
+    /// and a Content-Length one, counted from its head, report nothing), and can be refused mid-way, closing.
+    @Test func aChunkedBodyReportsItsSizeAsItGrowsAndCanBeRefused() {
+        var machine = Self.make()
+        let head = try! #require(decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")))
+        #expect(machine.decided(.read(limit: 1000), now: 0).isEmpty)
+        #expect(feed(&machine, "5\r\n{\"uid\r\n3\r\n\":1").isEmpty)
+        #expect(machine.chunkedBodyBytes == 8)
+        let refusal = ErrorResponse.unavailable("too many large request bodies are in flight; retry later")
+        #expect(machine.refuseBody(refusal) == [.respond(refusal, head: head, close: true)])
+        #expect(machine.isClosed)
+        #expect(machine.chunkedBodyBytes == 0)
+        var refused = Self.make()
+        _ = feed(&refused, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+        _ = refused.decided(.reject(ErrorResponse.notFound()), now: 0)
+        _ = feed(&refused, "5\r\nxxxxx\r\n")
+        #expect(refused.chunkedBodyBytes == 0)
+        var announced = Self.make()
+        _ = feed(&announced, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n")
+        _ = announced.decided(.read(limit: 100), now: 0)
+        _ = feed(&announced, "{\"uid\"")
+        #expect(announced.chunkedBodyBytes == 0)
+    }
+
     @Test func malformedHeadsCloseWith400() {
         var machine = Self.make()
         let actions = feed(&machine, "GET /x HTTP/1.1\r\nHost : a\r\n\r\n")
