@@ -62,17 +62,28 @@ extension Converter {
     }
 
     /// The model's properties, then stray keys (stage 3) and `validate` (stage 4).
+    @inline(__always)
     private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel) {
         // The key index is borrowed from `model`, which holds it for the whole call: a local copy would cost an
         // atomic retain and release per object.
         Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys).borrowed { keys in
-            convertProperties(of: model, object, requestedAs: declared, keys: keys)
+            if model.hasPropertyExpressions {
+                convertProperties(of: model, object, requestedAs: declared, keys: keys, WithExpressions.self)
+            } else if model.rules != nil {
+                convertProperties(of: model, object, requestedAs: declared, keys: keys, WithRules.self)
+            } else {
+                convertProperties(of: model, object, requestedAs: declared, keys: keys, WithoutExpressions.self)
+            }
         }
     }
 
-    /// `convertProperties`, matching input keys through `keys` (the model's wire or model-form key index).
-    private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel,
-                                            keys: KeyIndex) {
+    /// `convertProperties`, matching input keys through `keys` (the model's wire or model-form key index). `Mode`
+    /// is decided once per model: the loop is compiled three times. The copy for models without rules, transforms or
+    /// computed properties has none of their checks; the copy for models with `rules` only notes where the values
+    /// the rules read are written, inside the branch that `required` properties already take (`PropertyPlan.ruled`).
+    private mutating func convertProperties<Mode: ExpressionMode>(
+        of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel, keys: KeyIndex, _: Mode.Type
+    ) {
         let document = documents[object.document]
         let frame = slots.push(keys.count, filledWith: -1)
         defer { slots.pop(to: frame) }
@@ -123,6 +134,8 @@ extension Converter {
         let shortcuts = options.commonValueShortcuts && flat && !fromModel && !hasDuplicates
         let plans = model.plans
         let fragments = model.fragments
+        var expressions = ExpressionState()  // used only with `Mode.rules`
+        if Mode.rules { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }  // popped with `frame`
         for i in plans.indices {
             let plan = plans[i]
             if shortcuts, plan.plainKeyID >= 0 {
@@ -138,13 +151,20 @@ extension Converter {
                 }
                 if keyToken >= 0, let form = plan.common {
                     let value = ValueRef(document: object.document, index: keyToken + 1)
+                    let propertyStart = Mode.rules ? out.count : 0
                     let written = fragments.withUnsafeBytes { fragments in
                         let fragment = UnsafeRawBufferPointer(rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
                         return writeCommonValue(value, as: form, after: fragment)
                     }
                     switch written {
                     case .value:
-                        if plan.ruled { holds[unchecked: holdsFrame + i] = true }  // `i` < the property count
+                        if plan.ruled {
+                            holds[unchecked: holdsFrame + i] = true  // `i` < the property count
+                            if Mode.rules, model.readByRules[i] {
+                                let valueStart = propertyStart + plan.fragment(wire: writesWire, first: first).count
+                                noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
+                            }
+                        }
                         first = false
                         continue
                     case .noValue: continue  // nothing written, and the property holds no value
@@ -157,7 +177,7 @@ extension Converter {
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
                 // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
-                if plan.hasExpression, deferComputed(property, i, unusual: &unusual) { return }
+                if Mode.propertyExpressions, property.expression != nil, deferComputed(property, i, of: model, &expressions) { return }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -172,7 +192,7 @@ extension Converter {
                 if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
                 let valueStart = out.count
                 if let found {
-                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: property.readValue)
+                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: Mode.propertyExpressions ? property.readValue : property.value)
                     if outcome != .value { out.truncate(to: valueStart) }
                     if outcome == .value {
                         holds[holdsFrame + i] = true
@@ -192,9 +212,12 @@ extension Converter {
                 } else if property.value.hasImplicitZero {
                     TypeCoercion.writeZero(isBool: property.value.zeroIsFalse, into: &out)
                 }
-                if plan.readByRules || plan.hasExpression {
-                    finishValue(property, i, plan, of: model, object, objectStart: objectStart, valueStart: valueStart,
-                                holdsFrame: holdsFrame, unusual: &unusual)
+                // (Every property an expression reads is `ruled`.)
+                if Mode.propertyExpressions, plan.ruled || property.expression != nil {
+                    finishValue(property, i, of: model, object, valueStart: valueStart,
+                                holdsFrame: holdsFrame, &expressions)
+                } else if Mode.rules, plan.ruled, holds[holdsFrame + i], model.readByRules[i] {
+                    noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
                 }
                 if out.count == valueStart {
                     out.truncate(to: propertyStart)
@@ -206,9 +229,9 @@ extension Converter {
                 }
             }
         }
-        if let computed = unusual?.computed, !computed.isEmpty {
-            insertComputed(computed, of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
-                           unusual: &unusual)
+        if Mode.propertyExpressions, expressions.hasComputed {
+            insertComputed(of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
+                           &expressions, unusual: &unusual)
         }
         out.append(.closeBrace)
 
@@ -224,9 +247,7 @@ extension Converter {
         reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
                         frame: frame)
         checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
-        if model.usesExpressions {
-            evaluateRules(of: model, object, objectStart: objectStart, budget: unusual?.ruleBudget)
-        }
+        if Mode.rules { evaluateRules(of: model, object, expressions) }
         if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }
     }
 
@@ -234,13 +255,19 @@ extension Converter {
     /// result is taken apart here, out of line, so that `convertProperties` holds no `Issue?`: destroying one,
     /// even nil, is a runtime call (a release), once per property on the general path.
     @inline(never)
-    mutating func convertRecordingIssue(_ ref: ValueRef, as value: CompiledValue)
+    private mutating func convertRecordingIssue(_ ref: ValueRef, as value: CompiledValue)
         -> (outcome: TypeCoercion.Outcome, hadIssue: Bool)
     {
         let result = convert(ref, as: value)
         guard let issue = result.issue else { return (result.outcome, false) }
         warn(issue)
         return (result.outcome, true)
+    }
+
+    /// `convertRecordingIssue`'s outcome, for the results of expressions (`Converter+Expressions.swift`); the loop
+    /// calls the private one, whose code the compiler is free to shape for it alone.
+    mutating func convertExpressionResult(_ ref: ValueRef, as value: CompiledValue) -> TypeCoercion.Outcome {
+        convertRecordingIssue(ref, as: value).outcome
     }
 
     /// The property's declared default, converted on first use while a snapshot is being built (a default is
@@ -350,10 +377,40 @@ struct UnusualObjectState {
     var failedAt = [Int: String]()
     /// Where each property's value was written, for `assembleWireObject`.
     var spans: [(property: Int, start: Int, end: Int)] = []
-    /// Computed properties met in the loop: the property and the output offset where it is to be inserted.
-    var computed: [(property: Int, position: Int)] = []
+}
+
+/// Which expressions `Converter.convertProperties` evaluates: decided at compile time, per specialisation. `rules`:
+/// the model's `rules` run, and the values expressions read are noted; `propertyExpressions`: `transform` and
+/// `computed` properties too.
+protocol ExpressionMode {
+    static var rules: Bool { get }
+    static var propertyExpressions: Bool { get }
+}
+enum WithExpressions: ExpressionMode {
+    static var rules: Bool { true }
+    static var propertyExpressions: Bool { true }
+}
+enum WithRules: ExpressionMode {
+    static var rules: Bool { true }
+    static var propertyExpressions: Bool { false }
+}
+enum WithoutExpressions: ExpressionMode {
+    static var rules: Bool { false }
+    static var propertyExpressions: Bool { false }
+}
+
+/// What an object's expressions note during its conversion (docs/rules.md); apart from `UnusualObjectState`, so
+/// that models without expressions never carry it.
+struct ExpressionState {
+    /// Whether a computed property was met in the loop (its insertion offset is in `spanFrame`).
+    var hasComputed = false
     /// What is left of the object's rule budget once a transform or computed property spent some of it.
-    var ruleBudget: RuleBudget?
+    var budget: RuleBudget?
+    /// A frame of `Converter.slots` with three entries per property that an expression reads or that has one
+    /// (`CompiledModel.spanIndex`): where its value was written (start and end offset in `out`), and where a computed
+    /// property is to be inserted; -1 when not noted. Plain values only, so that the state costs nothing to make and
+    /// drop.
+    var spanFrame = 0
 }
 
 extension UnusualObjectState? {

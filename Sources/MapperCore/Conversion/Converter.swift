@@ -36,9 +36,6 @@ struct Converter {
     /// Whether the root object is built as the model asked for whatever its `classForDictionary` says (the patch
     /// and the result of a merge, whose target has already chosen). Read only where a model has such rules.
     var keepsRootModel = false
-    /// Where the values that model rules read were written: the object (its output offset), the property, and the
-    /// value's bytes in `out`. An object's entries are the last ones when its rules run, and it removes them.
-    var ruleSpans: [(object: Int, property: Int, start: Int, end: Int)] = []
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
     init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,

@@ -34,7 +34,15 @@ extension RuleEvaluator {
         case .equal: return .bool(a.isEqual(to: b))
         case .notEqual: return .bool(!a.isEqual(to: b))
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let order = try RuleEvaluator.order(a, b, builtin)
+            let order: Int
+            // Two integers of one type, the commonest comparison, without the general cases' tuple of values.
+            if case .int(let x) = a, case .int(let y) = b {
+                order = x < y ? -1 : (x == y ? 0 : 1)
+            } else if case .uint(let x) = a, case .uint(let y) = b {
+                order = x < y ? -1 : (x == y ? 0 : 1)
+            } else {
+                order = try RuleEvaluator.order(a, b, builtin)
+            }
             switch builtin {
             case .less: return .bool(order == -1)
             case .lessOrEqual: return .bool(order == -1 || order == 0)

@@ -7,7 +7,7 @@
 struct RuleEvaluator {
     var slots: [RuleValue]
     /// The member slots of `RuleNode.member` (see `RuleProgram.members`).
-    var members: [RuleValue?] = []
+    var members = RuleMembers()
     var steps: Int
     var sizeLeft: Int
 
@@ -133,6 +133,39 @@ struct RuleEvaluator {
             return .bool(b)
         case let other:
             throw pending ?? RuleFailure.noOverload(name, [other])
+        }
+    }
+}
+
+/// The member slots of an evaluation (`RuleNode.member`): the first two held inline, so that binding a rule that
+/// reads one or two fields, the common case, allocates nothing. A slot never set reads as absent.
+struct RuleMembers {
+    private var first: RuleValue?
+    private var second: RuleValue?
+    private var rest: [RuleValue?] = []
+
+    init() {}
+
+    init(_ values: [RuleValue?]) {
+        for (index, value) in values.enumerated() { self[index] = value }
+    }
+
+    subscript(index: Int) -> RuleValue? {
+        get {
+            switch index {
+            case 0: first
+            case 1: second
+            default: index - 2 < rest.count ? rest[index - 2] : nil
+            }
+        }
+        set {
+            switch index {
+            case 0: first = newValue
+            case 1: second = newValue
+            default:
+                if rest.count <= index - 2 { rest.append(contentsOf: repeatElement(nil, count: index - 1 - rest.count)) }
+                rest[index - 2] = newValue
+            }
         }
     }
 }

@@ -17,8 +17,9 @@ struct RuleBudget: Sendable {
     var size: Int
 }
 
-/// A compiled expression with its declared variables, ready to evaluate.
-struct RuleProgram: Sendable {
+/// A compiled expression with its declared variables, ready to evaluate. A class, so that a conversion hands it to
+/// the evaluator without copying (retaining) each of its fields.
+final class RuleProgram: Sendable {
     let source: String
     let root: RuleNode
     /// The static type of the result (`dyn` when only known at run time).
@@ -30,6 +31,32 @@ struct RuleProgram: Sendable {
     let fieldsUsed: [Int: Set<String>?]
     /// The member slots the caller fills for `evaluate(_:members:budget:)`: variable and field, in slot order.
     let members: [(variable: Int, field: String)]
+    /// When the whole program is one binary operator over a member slot and a constant (`self.id > 0u`, the commonest
+    /// rule): the operator, the slot, the constant and whether the member is the left operand, so that evaluating it
+    /// skips the walk of the tree (`evaluate(in:budget:)`). Nil for every other shape.
+    private let fieldOperator: RuleBuiltin?
+    private let fieldSlot: Int
+    private let fieldConstant: RuleValue
+    private let fieldIsLeft: Bool
+
+    init(source: String, root: RuleNode, type: RuleType, variableCount: Int, slotCount: Int,
+         fieldsUsed: [Int: Set<String>?], members: [(variable: Int, field: String)]) {
+        self.source = source
+        self.root = root
+        self.type = type
+        self.variableCount = variableCount
+        self.slotCount = slotCount
+        self.fieldsUsed = fieldsUsed
+        self.members = members
+        switch root {
+        case .binary(let builtin, .member(let slot, _), .constant(let constant)):
+            (fieldOperator, fieldSlot, fieldConstant, fieldIsLeft) = (builtin, slot, constant, true)
+        case .binary(let builtin, .constant(let constant), .member(let slot, _)):
+            (fieldOperator, fieldSlot, fieldConstant, fieldIsLeft) = (builtin, slot, constant, false)
+        default:
+            (fieldOperator, fieldSlot, fieldConstant, fieldIsLeft) = (nil, 0, .null, false)
+        }
+    }
 
     /// Parses, resolves and type-checks `source` against the declared `variables` (name and static type, in slot
     /// order). Throws with the byte offset of the problem.
@@ -49,12 +76,27 @@ struct RuleProgram: Sendable {
         var slots = values
         if slotCount > values.count { slots.append(contentsOf: repeatElement(.null, count: slotCount - values.count)) }
         var evaluator = RuleEvaluator(slots: slots, steps: budget.steps, sizeLeft: budget.size)
-        evaluator.members = members
+        evaluator.members = RuleMembers(members)
+        return evaluate(in: &evaluator, budget: &budget)
+    }
+
+    /// Evaluates in `evaluator`, whose variable slots (at least `slotCount`) and member slots the caller has set;
+    /// the evaluator is reused from one evaluation to the next, so that this allocates nothing itself.
+    func evaluate(in evaluator: inout RuleEvaluator, budget: inout RuleBudget) -> Result<RuleValue, RuleFailure> {
+        evaluator.steps = budget.steps
+        evaluator.sizeLeft = budget.size
         defer {
             budget.steps = max(evaluator.steps, 0)
             budget.size = max(evaluator.sizeLeft, 0)
         }
         do {
+            // The walk's own steps for such a program: the operator, the member and the constant (one each). An absent
+            // member takes the walk, for its error.
+            if let fieldOperator, let member = evaluator.members[fieldSlot] {
+                try evaluator.charge(3)
+                return .success(try evaluator.applyBinary(fieldOperator, fieldIsLeft ? member : fieldConstant,
+                                                          fieldIsLeft ? fieldConstant : member))
+            }
             return .success(try evaluator.evaluate(root))
         } catch {
             return .failure(error)

@@ -13,13 +13,18 @@
 /// model references as ids into the snapshot's table, defaults converted to bytes, fragments like `"desc":`
 /// rendered. Instances are never mutated after the snapshot that holds them is published.
 final class CompiledModel: Sendable {
+    // Stored in the order a conversion reads them: the fields every object reads first, together in the object's
+    // first cache lines; names, the schema and what only errors and expressions need after them.
     /// Stable id of this model's name in its registry; other models refer to it by this id.
     let id: Int
-    let name: String
-    /// The parent's id, when the model extends another.
-    let parentID: Int?
     /// Effective properties in output order: inheritance flattened, blacklist and whitelist applied.
     let properties: [CompiledProperty]
+    /// Per property, in `properties` order, the plain facts the conversion loop reads first; the common case
+    /// touches no reference (see `PropertyPlan`).
+    let plans: [PropertyPlan]
+    /// Every property's `,"name":` and `,"key":` fragments back to back; a plan holds their ranges (the first
+    /// property written skips the comma).
+    let fragments: [UInt8]
     /// Distinct first key components (wire form) → key id; includes blacklisted properties' keys, predicate keys
     /// and `willTransform` keys, so every key the model reads has an id (the rest are unknown keys).
     let wireKeys: KeyIndex
@@ -31,36 +36,41 @@ final class CompiledModel: Sendable {
     let keepsUnknownKeys: Bool
     /// `strict`: warnings at the model's own properties and object are errors.
     let isStrict: Bool
+    /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
+    /// and there is neither `transformToJSON` nor `unwrap` to apply.
+    let wireIsFlat: Bool
+    /// Whether a property has `transform` or `computed`: only then, or when the model has `rules`, does a conversion
+    /// note where values are written and evaluate expressions (`Converter.convertProperties`).
+    let hasPropertyExpressions: Bool
     /// Whether the model's objects are converted through `Converter.convertObjectWithOptions`.
     var hasObjectOptions: Bool { keepsUnknownKeys || isStrict }
-    /// Every key path the model reads, as a trie, for finding stray keys under `unknownKeys: reject`.
-    let readTrie: KeyTrie
-    /// The keys model-form input may hold: every property name (blacklisted ones too) and predicate key.
-    let modelReadKeys: Set<[UInt8]>
     let willTransform: WillTransform?
     /// Own `classForDictionary` rules (never inherited).
     let classRules: [CompiledClassRule]
     /// Property indexes that must hold a value (`required: true` and `validate.required`), in declaration order.
     let required: [Int]
-    /// `validate.requireAny` groups as property indexes, each with its names for the message.
-    let requireAny: [(indexes: [Int], names: [String])]
-    let transformToJSON: TransformToJSON?
     /// `rules`, compiled; nil when the model has none (docs/rules.md).
     let rules: CompiledRules?
-    /// Whether the model has `rules` or a property with `transform` or `computed`: only then does a conversion note
-    /// where values are written and evaluate expressions.
-    let usesExpressions: Bool
-    /// True when wire output can be streamed: every property writes one plain key, no two write the same key,
-    /// and there is neither `transformToJSON` nor `unwrap` to apply.
-    let wireIsFlat: Bool
+    let transformToJSON: TransformToJSON?
+    let name: String
+    /// The parent's id, when the model extends another.
+    let parentID: Int?
+    /// Every key path the model reads, as a trie, for finding stray keys under `unknownKeys: reject`.
+    let readTrie: KeyTrie
+    /// The keys model-form input may hold: every property name (blacklisted ones too) and predicate key.
+    let modelReadKeys: Set<[UInt8]>
+    /// `validate.requireAny` groups as property indexes, each with its names for the message.
+    let requireAny: [(indexes: [Int], names: [String])]
+    /// Per property: whether a model rule or a property expression reads its value; then the conversion notes
+    /// where the value is written (`ExpressionState.spanFrame`). Apart from `plans`, which models without expressions
+    /// read in their loop, and which this would make larger.
+    let readByRules: [Bool]
+    /// Per property: its entry in a conversion's frame of value offsets (`ExpressionState.spanFrame`) when an
+    /// expression reads it or it has one, else -1; `spanCount` such properties.
+    let spanIndex: [Int]
+    let spanCount: Int
     /// The schema as registered.
     let schema: ModelSchema
-    /// Per property, in `properties` order, the plain facts the conversion loop reads first; the common case
-    /// touches no reference (see `PropertyPlan`).
-    let plans: [PropertyPlan]
-    /// Every property's `,"name":` and `,"key":` fragments back to back; a plan holds their ranges (the first
-    /// property written skips the comma).
-    let fragments: [UInt8]
 
     init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
          modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
@@ -85,15 +95,22 @@ final class CompiledModel: Sendable {
         self.requireAny = requireAny
         self.transformToJSON = transformToJSON
         self.rules = rules
-        usesExpressions = rules != nil || properties.contains { $0.expression != nil }
+        hasPropertyExpressions = properties.contains { $0.expression != nil }
         self.schema = schema
         var fragments: [UInt8] = []
         let ruled = Set(required + requireAny.flatMap(\.indexes))
         var read = rules?.readProperties ?? []
         for property in properties { if let expression = property.expression { read.formUnion(expression.readProperties(count: properties.count)) } }
+        readByRules = properties.indices.map { read.contains($0) }
+        var spans = 0
+        spanIndex = properties.indices.map { index in
+            guard read.contains(index) || properties[index].expression != nil else { return -1 }
+            defer { spans += 1 }
+            return spans
+        }
+        spanCount = spans
         plans = properties.indices.map {
-            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), readByRules: read.contains($0),
-                         fragments: &fragments)
+            PropertyPlan(properties[$0], ruled: ruled.contains($0) || read.contains($0), fragments: &fragments)
         }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
@@ -104,25 +121,26 @@ final class CompiledModel: Sendable {
 
 /// One effective property.
 final class CompiledProperty: Sendable {
-    let name: String
-    /// The `key` alternatives, tried in order.
-    let keys: [MappedKey]
-    /// For each alternative, the `wireKeys` id of its first component.
-    let keyIDs: [Int]
-    /// The `modelKeys` id of the property name.
-    let modelKeyID: Int
+    // Stored in the order the conversion loop reads them (see `CompiledModel`).
     /// `keyIDs[0]` when the property has one key and it is no key path (the common case, found by one slot
     /// read), else -1.
     let plainKeyID: Int
     let value: CompiledValue
+    let hasDeclaredDefault: Bool
+    /// `transform` or `computed`, compiled; nil for most properties.
+    let expression: PropertyExpression?
     /// What a read value is converted as before its `transform`: `value` without constraints, which apply to the
     /// transform's result instead; `value` itself for every other property.
     let readValue: CompiledValue
-    /// `transform` or `computed`, compiled; nil for most properties.
-    let expression: PropertyExpression?
+    /// The `modelKeys` id of the property name.
+    let modelKeyID: Int
+    /// For each alternative, the `wireKeys` id of its first component.
+    let keyIDs: [Int]
+    /// The `key` alternatives, tried in order.
+    let keys: [MappedKey]
     /// The declared default, converted at registration (set before the snapshot is published, never after).
     nonisolated(unsafe) var defaultValue: CompiledDefault?
-    let hasDeclaredDefault: Bool
+    let name: String
 
     init(name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool,
          readValue: CompiledValue? = nil, expression: PropertyExpression? = nil) {
@@ -147,11 +165,6 @@ struct PropertyPlan: Sendable {
     /// Whether `validate` reads this property (`required`, `requireAny`): only then is it noted that it holds a
     /// value.
     let ruled: Bool
-    /// Whether a model rule or a property expression reads this property's value: then the conversion notes where
-    /// the value is written.
-    let readByRules: Bool
-    /// Whether the property has a `transform` or `computed` expression (it then takes the general path).
-    let hasExpression: Bool
     let hasDeclaredDefault: Bool
     /// What an absent numeric property writes (`0`, or `false` for a `bool`); nil for other types.
     let implicitZero: ImplicitZero?
@@ -181,10 +194,8 @@ struct PropertyPlan: Sendable {
         case isoDate
     }
 
-    init(_ property: CompiledProperty, ruled: Bool, readByRules: Bool, fragments: inout [UInt8]) {
+    init(_ property: CompiledProperty, ruled: Bool, fragments: inout [UInt8]) {
         self.ruled = ruled
-        self.readByRules = readByRules
-        hasExpression = property.expression != nil
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
@@ -192,7 +203,7 @@ struct PropertyPlan: Sendable {
             ? nil : (value.zeroIsFalse ? .false : .zero)
         switch value.kind {
         case _ where value.constraints != nil: common = nil
-        case _ where readByRules || hasExpression: common = nil  // the general path notes where the value is written
+        case _ where property.expression != nil: common = nil  // the general path applies the expression
         case .string: common = .string
         case .bool: common = .bool
         case .url: common = .url
