@@ -54,7 +54,7 @@ extension JSONSchemaExport {
         switch value.kind {
         case .date, .url, .data:
             kept.append("\(value.typeName) constraints compared after conversion")
-        case .float, .double where c.minimum != nil || c.maximum != nil:
+        case .float where c.minimum != nil || c.maximum != nil, .double where c.minimum != nil || c.maximum != nil:
             kept.append("\(value.typeName) bounds compared after rounding")
         default: break
         }

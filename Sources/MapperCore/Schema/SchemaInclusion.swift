@@ -82,7 +82,7 @@ struct SchemaInclusion {
     mutating func check(_ oldSchema: JSONValue, _ newSchema: JSONValue, _ place: Place) {
         var place = place
         var (old, oldName) = resolve(oldSchema, in: oldDocument)
-        var (new, newName) = resolve(newSchema, in: newDocument)
+        let (new, newName) = resolve(newSchema, in: newDocument)
         if let oldName { place.old = "/$defs/" + JSONPointer.escape(oldName) }
         if let newName { place.new = "/$defs/" + JSONPointer.escape(newName) }
         // Two definitions compared again (a recursive schema) are assumed included. With one side inline the
