@@ -44,8 +44,10 @@ struct Run {
 
 extension RegistrySnapshot {
     /// Scans `body` and hands the tape to `work`, mapping JSON syntax failures to errors.
-    func withTape<R>(_ body: UnsafeRawBufferPointer, _ options: ConversionOptions,
-                     _ work: (UnsafeBufferPointer<JSONToken>) -> Result<R, MappingError>) -> Result<R, MappingError> {
+    func withTape<R>(
+        _ body: UnsafeRawBufferPointer, _ options: ConversionOptions,
+        _ work: (UnsafeBufferPointer<JSONToken>) -> Result<R, MappingError>
+    ) -> Result<R, MappingError> {
         var tape = JSONTape.pool.take() ?? JSONTape()
         let result: Result<R, MappingError>
         do throws(JSONSyntaxError) {
@@ -60,25 +62,31 @@ extension RegistrySnapshot {
     }
 
     /// Converts the object at token `index` of the body as `model`.
-    func run(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
-             index: Int, options: ConversionOptions, recordingBuilt: Bool = false,
-             keepingEntries: Bool = true) -> Run {
+    func run(
+        _ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
+        index: Int, options: ConversionOptions, recordingBuilt: Bool = false,
+        keepingEntries: Bool = true
+    ) -> Run {
         // Output is rarely larger than its input object: one allocation instead of a doubling series.
-        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens,
-                                  outputCapacity: tokens[index].end - tokens[index].start + 64)
+        var converter = Converter(
+            snapshot: self, options: options, input: body, tokens: tokens,
+            outputCapacity: tokens[index].end - tokens[index].start + 64)
         converter.recordsBuilt = recordingBuilt
         if !keepingEntries { converter.diagnostics.deferPointers(to: converter.documents[0]) }
         converter.convertRootObject(ValueRef(document: 0, index: index), as: model)
         let out = converter.out.array
         converter.recycleScratch()
         converter.diagnostics.stopDeferring()
-        return Run(out: out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
-                   builtAt: converter.builtAt)
+        return Run(
+            out: out, diagnostics: converter.diagnostics, built: converter.rootBuilt,
+            builtAt: converter.builtAt)
     }
 
     /// The same conversion in model form (report results and hashes), reusing `run` when it already is.
-    func modelForm(_ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
-                   _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions) -> [UInt8] {
+    func modelForm(
+        _ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+        _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions
+    ) -> [UInt8] {
         if options.output == .model { return run.out }
         var modelOptions = options
         modelOptions.output = .model
@@ -87,11 +95,14 @@ extension RegistrySnapshot {
 
     /// `X-Model-Hash`: the SHA-256 of the identity form (`IdentityForm`) of the model form, from `run` when it is
     /// that form (converted with `recordingBuilt`), else from a model-form conversion made for it.
-    func identityHash(_ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
-                      _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions) -> String {
+    func identityHash(
+        _ run: Run, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+        _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions
+    ) -> String {
         var modelOptions = options
         modelOptions.output = .model
-        let form = options.output == .model
+        let form =
+            options.output == .model
             ? run : self.run(model, body, tokens, index: index, options: modelOptions, recordingBuilt: true)
         return SHA256.hexDigest(IdentityForm.of(form.out, as: model, builtAt: form.builtAt, in: self))
     }
@@ -102,18 +113,25 @@ extension RegistrySnapshot {
     {
         guard let model = model(named: name) else { throw .unknownModel(name) }
         return try withTape(body, options) { tokens in
-            guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
-            let run = run(model, body, tokens, index: 0, options: options, recordingBuilt: options.hash,
-                          keepingEntries: options.keepsEntries)
+            guard tokens[0].kind == .object else {
+                return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object")))
+            }
+            let run = run(
+                model, body, tokens, index: 0, options: options, recordingBuilt: options.hash,
+                keepingEntries: options.keepsEntries)
             if run.diagnostics.errorCount > 0 {
                 let result = modelForm(run, model, body, tokens, index: 0, options: options)
-                return .failure(.validationFailed(ValidationReport(
-                    model: model.name, built: run.built?.name, result: result, entries: run.diagnostics.entries,
-                    maxEntries: options.maxReportEntries)))
+                return .failure(
+                    .validationFailed(
+                        ValidationReport(
+                            model: model.name, built: run.built?.name, result: result, entries: run.diagnostics.entries,
+                            maxEntries: options.maxReportEntries)))
             }
             let hash = options.hash ? identityHash(run, model, body, tokens, index: 0, options: options) : nil
-            return .success(Converted(body: run.out, warnings: run.diagnostics.count, modelHash: hash,
-                                      report: run.diagnostics, keptEntries: options.keepsEntries))
+            return .success(
+                Converted(
+                    body: run.out, warnings: run.diagnostics.count, modelHash: hash,
+                    report: run.diagnostics, keptEntries: options.keepsEntries))
         }.get()
     }
 
@@ -125,12 +143,16 @@ extension RegistrySnapshot {
         var modelOptions = options
         modelOptions.output = .model
         return try withTape(body, options) { tokens in
-            guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
+            guard tokens[0].kind == .object else {
+                return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object")))
+            }
             let run = run(model, body, tokens, index: 0, options: modelOptions, recordingBuilt: options.hash)
-            let report = ValidationReport(model: model.name, built: run.built?.name, result: run.out,
-                                          entries: run.diagnostics.entries, maxEntries: options.maxReportEntries)
+            let report = ValidationReport(
+                model: model.name, built: run.built?.name, result: run.out,
+                entries: run.diagnostics.entries, maxEntries: options.maxReportEntries)
             guard report.isValid else { return .failure(.validationFailed(report)) }
-            return .success((report, options.hash ? identityHash(run, model, body, tokens, index: 0, options: modelOptions) : nil))
+            return .success(
+                (report, options.hash ? identityHash(run, model, body, tokens, index: 0, options: modelOptions) : nil))
         }.get()
     }
 

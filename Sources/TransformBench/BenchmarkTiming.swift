@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Shared by TransformBench and the Codable peer (Benchmarks/Codable links this file), so that both are timed and
@@ -33,8 +33,10 @@ enum BenchmarkTiming {
 
     /// What both executables do once their first conversion succeeded: write its `output` (`--print`), run `work`
     /// exactly `iterations` times untimed (`--iterations`, for callgrind), or time it and print the result line.
-    static func run(output: @autoclosure () -> [UInt8], print printing: Bool, iterations: Int?, seconds: Double,
-                    model: String, inputBytes: Int, _ work: () -> Void) {
+    static func run(
+        output: @autoclosure () -> [UInt8], print printing: Bool, iterations: Int?, seconds: Double,
+        model: String, inputBytes: Int, _ work: () -> Void
+    ) {
         if printing {
             write(output(), to: 1)
         } else if let iterations {
@@ -95,8 +97,10 @@ struct BenchmarkArguments {
     var iterations: Int?
 
     /// The arguments, or nil for anything unknown, a missing or invalid value, or no model or input.
-    static func parse(_ arguments: [String],
-                      extra: (_ option: String, _ value: () -> String?) -> Bool = { _, _ in false })
+    static func parse(
+        _ arguments: [String],
+        extra: (_ option: String, _ value: () -> String?) -> Bool = { _, _ in false }
+    )
         -> BenchmarkArguments?
     {
         guard arguments.first == "convert" else { return nil }

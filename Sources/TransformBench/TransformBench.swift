@@ -64,13 +64,16 @@ enum TransformBench {
         }
         guard let first = convert() else {
             let failure = input.withUnsafeBytes { body in
-                Result { () throws(MappingError) in try snapshot.convert(body, model: arguments.model, options: options) }
+                Result { () throws(MappingError) in try snapshot.convert(body, model: arguments.model, options: options)
+                }
             }
             BenchmarkTiming.fail(
                 "TransformBench: \(arguments.input) does not convert as \(arguments.model): \(failure)", status: 1)
         }
-        BenchmarkTiming.run(output: first.body, print: arguments.print, iterations: arguments.iterations,
-                            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count) { @Sendable in
+        BenchmarkTiming.run(
+            output: first.body, print: arguments.print, iterations: arguments.iterations,
+            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count
+        ) { @Sendable in
             BenchmarkTiming.blackHole(convert())
         }
     }

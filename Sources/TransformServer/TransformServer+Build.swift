@@ -30,8 +30,9 @@ enum ServerBuilder {
     }
 
     static func build(_ configuration: ServerConfiguration) throws(BuildError) -> Server {
-        let registry = SchemaRegistry(limits: configuration.schemaLimits,
-                                      compatibilityDefaults: configuration.compatibilityDefaults)
+        let registry = SchemaRegistry(
+            limits: configuration.schemaLimits,
+            compatibilityDefaults: configuration.compatibilityDefaults)
         let source = configuration.schemaSource
         let files: [SchemaFile]
         let overlay: RegistryOverlay?
@@ -55,8 +56,9 @@ enum ServerBuilder {
         } else if case .directory(let path) = source, RegistryOverlayFile.isWritable(path) {
             overlayDirectory = path
         }
-        let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
-                                    overlayDirectory: overlayDirectory, shared: shared)
+        let context = ServerContext(
+            configuration: configuration, registry: registry, metrics: MetricsRegistry(),
+            overlayDirectory: overlayDirectory, shared: shared)
         context.setFileModelNames(of: snapshot, overlay: overlay)
         context.schemaReloadState.withLock { $0.attempted = SchemaFile.fingerprint(of: files) }
         context.metrics.observe(registry: registry)
@@ -69,14 +71,19 @@ enum ServerBuilder {
     }
 
     /// The etcd store of `configuration` behind a `SharedRegistry`; its sync loop starts with the server.
-    static func makeShared(_ configuration: ServerConfiguration, registry: SchemaRegistry,
-                           files: [SchemaFile]) -> SharedRegistry {
-        let options = EtcdHTTP.Options(timeoutMs: configuration.etcdTimeoutMs, caFile: configuration.etcdCaFile,
-                                       certFile: configuration.etcdCertFile, keyFile: configuration.etcdKeyFile)
-        let client = EtcdClient(endpoints: configuration.etcdEndpoints, username: configuration.etcdUsername,
-                                password: configuration.etcdPassword, options: options)
-        return SharedRegistry(store: EtcdRegistryStore(client: client, prefix: configuration.etcdPrefix),
-                              registry: registry, files: files, timeoutMs: configuration.etcdTimeoutMs)
+    static func makeShared(
+        _ configuration: ServerConfiguration, registry: SchemaRegistry,
+        files: [SchemaFile]
+    ) -> SharedRegistry {
+        let options = EtcdHTTP.Options(
+            timeoutMs: configuration.etcdTimeoutMs, caFile: configuration.etcdCaFile,
+            certFile: configuration.etcdCertFile, keyFile: configuration.etcdKeyFile)
+        let client = EtcdClient(
+            endpoints: configuration.etcdEndpoints, username: configuration.etcdUsername,
+            password: configuration.etcdPassword, options: options)
+        return SharedRegistry(
+            store: EtcdRegistryStore(client: client, prefix: configuration.etcdPrefix),
+            registry: registry, files: files, timeoutMs: configuration.etcdTimeoutMs)
     }
 
     /// SIGHUP: re-reads the files, re-applies the overlay, and swaps the registry only if the whole set is valid.

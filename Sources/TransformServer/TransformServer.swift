@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `TransformServer` executable: dispatches to a command (README.md, "Command line").
@@ -13,7 +13,10 @@ enum TransformServer {
             StandardIO.write(Array(CommandHelp.versionLine.utf8))
             exit(0)
         }
-        let command = arguments.first.map { $0.hasPrefix("-") && !["-h", "--help"].contains($0) ? "serve" : arguments.removeFirst() } ?? "serve"
+        let command =
+            arguments.first.map {
+                $0.hasPrefix("-") && !["-h", "--help"].contains($0) ? "serve" : arguments.removeFirst()
+            } ?? "serve"
         // `--help` anywhere after a command answers that command's help, before its arguments are checked.
         if arguments.contains(where: { $0 == "--help" || $0 == "-h" }), let help = CommandHelp.text(for: command) {
             StandardIO.write(Array(help.utf8))

@@ -9,7 +9,8 @@ import Testing
     static let acceptances: [ChunkedCase] = [
         .accepted("one chunk", "5\r\nhello\r\n0\r\n\r\n", data: "hello"),
         .accepted("several chunks", "5\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\n\r\n", data: "hello world"),
-        .accepted("hex sizes in either case", "A\r\n0123456789\r\na\r\nabcdefghij\r\n0\r\n\r\n", data: "0123456789abcdefghij"),
+        .accepted(
+            "hex sizes in either case", "A\r\n0123456789\r\na\r\nabcdefghij\r\n0\r\n\r\n", data: "0123456789abcdefghij"),
         .accepted("leading zeros", "0005\r\nhello\r\n000\r\n\r\n", data: "hello"),
         .accepted("empty body", "0\r\n\r\n", data: ""),
         .accepted("data holding CRLF", "4\r\n\r\n\r\n\r\n0\r\n\r\n", data: "\r\n\r\n"),
@@ -46,11 +47,14 @@ import Testing
         .rejected("extension with = but no value", "5;a=\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 4),
         .rejected("two names in one extension", "5;a b\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 4),
         .rejected("whitespace before the line's CRLF", "5;a=1 \r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 6),
-        .rejected("control byte in a quoted value", "5;a=\"\u{01}\"\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 5),
+        .rejected(
+            "control byte in a quoted value", "5;a=\"\u{01}\"\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 5),
         .rejected("text after a quoted value", "5;a=\"x\"y\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_EXTENSION, at: 7),
         .rejected("bare LF in a quoted value", "5;a=\"x\ny\"\r\nhello\r\n0\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 6),
         .rejected("bare LF after an extension", "5;a\nhello\r\n0\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 3),
-        .rejected("chunk-size line over 4096 bytes", "5;" + String(repeating: "a", count: 4100) + "\r\nhello\r\n0\r\n\r\n", CHP_ERR_CHUNK_LINE_TOO_LONG, at: 4096),
+        .rejected(
+            "chunk-size line over 4096 bytes", "5;" + String(repeating: "a", count: 4100) + "\r\nhello\r\n0\r\n\r\n",
+            CHP_ERR_CHUNK_LINE_TOO_LONG, at: 4096),
         .rejected("space before a trailer colon", "0\r\nX : y\r\n\r\n", CHP_ERR_SPACE_BEFORE_COLON, at: 4),
         .rejected("folded trailer", "0\r\nX: y\r\n z\r\n\r\n", CHP_ERR_OBS_FOLD, at: 9),
         .rejected("NUL in a trailer value", "0\r\nX: \u{00}\r\n\r\n", CHP_ERR_FIELD_VALUE, at: 6),
@@ -60,10 +64,14 @@ import Testing
         .rejected("empty trailer name", "0\r\n: y\r\n\r\n", CHP_ERR_FIELD_NAME, at: 3),
         .rejected("body ended by a bare LF", "0\r\n\n", CHP_ERR_BARE_LINE_ENDING, at: 3),
         .rejected("body ended by a bare CR", "0\r\n\rX", CHP_ERR_BARE_LINE_ENDING, at: 3),
-        ChunkedCase.rejected("trailers one byte over the limit", "0\r\nX: 12345\r\n\r\n", CHP_ERR_HEADERS_TOO_LARGE, at: 12)
-            .limited(chp_limits(max_target: 16, max_header_bytes: 9, max_headers: 2)),
-        ChunkedCase.rejected("one trailer field too many", "0\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", CHP_ERR_TOO_MANY_HEADERS, at: 15)
-            .limited(chp_limits(max_target: 16, max_header_bytes: 64, max_headers: 2)),
+        ChunkedCase.rejected(
+            "trailers one byte over the limit", "0\r\nX: 12345\r\n\r\n", CHP_ERR_HEADERS_TOO_LARGE, at: 12
+        )
+        .limited(chp_limits(max_target: 16, max_header_bytes: 9, max_headers: 2)),
+        ChunkedCase.rejected(
+            "one trailer field too many", "0\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", CHP_ERR_TOO_MANY_HEADERS, at: 15
+        )
+        .limited(chp_limits(max_target: 16, max_header_bytes: 64, max_headers: 2)),
     ]
 
     @Test(arguments: acceptances)
@@ -92,7 +100,9 @@ import Testing
         var dataOffset = -1
         var dataLength = -1
         let first = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chp_decode_chunked(&decoder, $0.baseAddress, $0.count, &dataOffset, &dataLength) }
+            buffer.withMemoryRebound(to: CChar.self) {
+                chp_decode_chunked(&decoder, $0.baseAddress, $0.count, &dataOffset, &dataLength)
+            }
         }
         #expect(first == 8)
         #expect(dataOffset == 3)
@@ -109,7 +119,8 @@ import Testing
         let calls = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 let first = chp_decode_chunked(&decoder, chars.baseAddress, chars.count, &dataOffset, &dataLength)
-                let second = chp_decode_chunked(&decoder, chars.baseAddress! + first, chars.count - first, &dataOffset, &dataLength)
+                let second = chp_decode_chunked(
+                    &decoder, chars.baseAddress! + first, chars.count - first, &dataOffset, &dataLength)
                 return [first, second]
             }
         }
@@ -126,8 +137,10 @@ import Testing
         var dataLength = 0
         let results = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                [chp_decode_chunked(&decoder, chars.baseAddress, chars.count, &dataOffset, &dataLength),
-                 chp_decode_chunked(&decoder, chars.baseAddress! + 3, chars.count - 3, &dataOffset, &dataLength)]
+                [
+                    chp_decode_chunked(&decoder, chars.baseAddress, chars.count, &dataOffset, &dataLength),
+                    chp_decode_chunked(&decoder, chars.baseAddress! + 3, chars.count - 3, &dataOffset, &dataLength),
+                ]
             }
         }
         #expect(results == [Int(CHP_ERROR), Int(CHP_ERROR)])

@@ -9,19 +9,25 @@ import Testing
     static let acceptances: [HeadCase] = [
         .accepted("field names in any case", Request.make(fields: ["hOsT: a", "X-Custom-Name: b"])),
         .accepted("HTAB and SP inside a value", Request.make(fields: ["Host: a", "X: a\tb c"])),
-        .accepted("obs-text in a value", Request.bytes("GET / HTTP/1.1\r\nHost: a\r\nX: caf\u{FFFD}\r\n\r\n", raw: 0xE9)),
+        .accepted(
+            "obs-text in a value", Request.bytes("GET / HTTP/1.1\r\nHost: a\r\nX: caf\u{FFFD}\r\n\r\n", raw: 0xE9)),
         .accepted("empty value", Request.make(fields: ["Host: a", "X:"])),
         .accepted("value of whitespace only", Request.make(fields: ["Host: a", "X: \t "])),
         .accepted("no space after the colon", Request.make(fields: ["Host:a"])),
         .accepted("Content-Length 0", Request.make(method: "POST", fields: ["Host: a", "Content-Length: 0"])),
         .accepted("largest Content-Length", Request.make(fields: ["Host: a", "Content-Length: 18446744073709551615"])),
-        .accepted("identical repeated Content-Length", Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 5"])),
+        .accepted(
+            "identical repeated Content-Length",
+            Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 5"])),
         .accepted("chunked", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked"])),
         .accepted("chunked in capitals", Request.make(fields: ["Host: a", "Transfer-Encoding: CHUNKED"])),
-        .accepted("chunked after an empty list element", Request.make(fields: ["Host: a", "Transfer-Encoding: , chunked"])),
+        .accepted(
+            "chunked after an empty list element", Request.make(fields: ["Host: a", "Transfer-Encoding: , chunked"])),
         .accepted("Connection list", Request.make(fields: ["Host: a", "Connection: keep-alive, Upgrade"])),
         .accepted("Expect 100-continue", Request.make(fields: ["Host: a", "Expect: 100-continue"])),
-        .accepted("HTTP/1.0 with Content-Length and no Host", Request.make(version: "HTTP/1.0", fields: ["Content-Length: 3"])),
+        .accepted(
+            "HTTP/1.0 with Content-Length and no Host", Request.make(version: "HTTP/1.0", fields: ["Content-Length: 3"])
+        ),
         .accepted("empty Host value", Request.make(fields: ["Host:"])),
     ]
 
@@ -30,45 +36,100 @@ import Testing
         .rejected("tab before the colon", Request.make(fields: ["Host\t: a"]), CHP_ERR_SPACE_BEFORE_COLON, at: 20),
         .rejected("empty field name", Request.make(fields: [": a", "Host: a"]), CHP_ERR_FIELD_NAME, at: 16),
         .rejected("separator in a field name", Request.make(fields: ["Ho(st: a"]), CHP_ERR_FIELD_NAME, at: 18),
-        .rejected("field line without a colon", Request.make(fields: ["NoColon", "Host: a"]), CHP_ERR_FIELD_NAME, at: 23),
+        .rejected(
+            "field line without a colon", Request.make(fields: ["NoColon", "Host: a"]), CHP_ERR_FIELD_NAME, at: 23),
         .rejected("obs-fold with SP", Request.make(fields: ["Host: a", "X: b", " c"]), CHP_ERR_OBS_FOLD, at: 31),
         .rejected("obs-fold with HTAB", Request.make(fields: ["X: b", "\tc", "Host: a"]), CHP_ERR_OBS_FOLD, at: 22),
-        .rejected("whitespace before the first field line", Request.make(fields: [" Host: a"]), CHP_ERR_OBS_FOLD, at: 16),
+        .rejected(
+            "whitespace before the first field line", Request.make(fields: [" Host: a"]), CHP_ERR_OBS_FOLD, at: 16),
         .rejected("NUL in a value", Request.make(fields: ["Host: a", "X: a\u{00}b"]), CHP_ERR_FIELD_VALUE, at: 29),
         .rejected("ESC in a value", Request.make(fields: ["Host: a", "X: a\u{1B}b"]), CHP_ERR_FIELD_VALUE, at: 29),
         .rejected("DEL in a value", Request.make(fields: ["Host: a", "X: a\u{7F}b"]), CHP_ERR_FIELD_VALUE, at: 29),
-        .rejected("vertical tab in a value", Request.make(fields: ["Host: a", "X: a\u{0B}b"]), CHP_ERR_FIELD_VALUE, at: 29),
-        .rejected("bare CR in a value", Request.make(fields: ["X: a\rb", "Host: a"]), CHP_ERR_BARE_LINE_ENDING, at: 20),
-        .rejected("field line ended by a bare LF", "GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 23),
+        .rejected(
+            "vertical tab in a value", Request.make(fields: ["Host: a", "X: a\u{0B}b"]), CHP_ERR_FIELD_VALUE, at: 29),
+        .rejected(
+            "bare CR in a value", Request.make(fields: ["X: a\rb", "Host: a"]), CHP_ERR_BARE_LINE_ENDING, at: 20),
+        .rejected(
+            "field line ended by a bare LF", "GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 23
+        ),
         .rejected("head ended by a bare LF", "GET / HTTP/1.1\r\nHost: a\r\n\n", CHP_ERR_BARE_LINE_ENDING, at: 25),
         .rejected("head ended by a bare CR", "GET / HTTP/1.1\r\nHost: a\r\n\rX", CHP_ERR_BARE_LINE_ENDING, at: 25),
         .rejected("bare LF after a field name", "GET / HTTP/1.1\r\nHost\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 20),
         .rejected("HTTP/1.1 without Host", Request.make(fields: ["X: a"]), CHP_ERR_HOST_MISSING, at: 22),
         .rejected("HTTP/1.1 without any field", Request.make(fields: []), CHP_ERR_HOST_MISSING, at: 16),
         .rejected("two Host fields", Request.make(fields: ["Host: a", "host: b"]), CHP_ERR_HOST_REPEATED, at: 25),
-        .rejected("two identical Host fields", Request.make(fields: ["Host: a", "Host: a"]), CHP_ERR_HOST_REPEATED, at: 25),
-        .rejected("Content-Length with letters", Request.make(fields: ["Host: a", "Content-Length: abc"]), CHP_ERR_CONTENT_LENGTH, at: 41),
-        .rejected("Content-Length with a minus sign", Request.make(fields: ["Host: a", "Content-Length: -1"]), CHP_ERR_CONTENT_LENGTH, at: 41),
-        .rejected("Content-Length with a plus sign", Request.make(fields: ["Host: a", "Content-Length: +1"]), CHP_ERR_CONTENT_LENGTH, at: 41),
-        .rejected("Content-Length with an inner space", Request.make(fields: ["Host: a", "Content-Length: 1 2"]), CHP_ERR_CONTENT_LENGTH, at: 42),
-        .rejected("Content-Length as a list", Request.make(fields: ["Host: a", "Content-Length: 5, 5"]), CHP_ERR_CONTENT_LENGTH, at: 42),
-        .rejected("Content-Length in hex", Request.make(fields: ["Host: a", "Content-Length: 0x10"]), CHP_ERR_CONTENT_LENGTH, at: 42),
-        .rejected("empty Content-Length", Request.make(fields: ["Host: a", "Content-Length:"]), CHP_ERR_CONTENT_LENGTH, at: 40),
-        .rejected("Content-Length over UInt64", Request.make(fields: ["Host: a", "Content-Length: 18446744073709551616"]), CHP_ERR_CONTENT_LENGTH, at: 60),
-        .rejected("Content-Length repeated with another value", Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 6"]), CHP_ERR_CONTENT_LENGTH_MISMATCH, at: 44),
-        .rejected("Content-Length then Transfer-Encoding", Request.make(fields: ["Host: a", "Content-Length: 5", "Transfer-Encoding: chunked"]), CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, at: 44),
-        .rejected("Transfer-Encoding then Content-Length", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked", "Content-Length: 5"]), CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, at: 25),
-        .rejected("Transfer-Encoding in HTTP/1.0", Request.make(version: "HTTP/1.0", fields: ["Transfer-Encoding: chunked"]), CHP_ERR_TRANSFER_ENCODING_HTTP10, at: 16),
-        .rejected("chunked before gzip", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked, gzip"]), CHP_ERR_CHUNKED_NOT_FINAL, at: 53),
-        .rejected("chunked twice", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked, chunked"]), CHP_ERR_CHUNKED_NOT_FINAL, at: 53),
-        .rejected("chunked, then gzip on a second line", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked", "Transfer-Encoding: gzip"]), CHP_ERR_CHUNKED_NOT_FINAL, at: 72),
-        .rejected("gzip as the transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: gzip"]), CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
-        .rejected("gzip before chunked", Request.make(fields: ["Host: a", "Transfer-Encoding: gzip, chunked"]), CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
-        .rejected("identity as the transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: identity"]), CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
-        .rejected("transfer coding with a parameter", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked;q=1"]), CHP_ERR_TRANSFER_ENCODING, at: 51),
-        .rejected("quoted transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: \"chunked\""]), CHP_ERR_TRANSFER_ENCODING, at: 44),
-        .rejected("empty Transfer-Encoding", Request.make(fields: ["Host: a", "Transfer-Encoding:"]), CHP_ERR_TRANSFER_ENCODING, at: 25),
-        .rejected("Transfer-Encoding of empty elements", Request.make(fields: ["Host: a", "Transfer-Encoding: , ,"]), CHP_ERR_TRANSFER_ENCODING, at: 25),
+        .rejected(
+            "two identical Host fields", Request.make(fields: ["Host: a", "Host: a"]), CHP_ERR_HOST_REPEATED, at: 25),
+        .rejected(
+            "Content-Length with letters", Request.make(fields: ["Host: a", "Content-Length: abc"]),
+            CHP_ERR_CONTENT_LENGTH, at: 41),
+        .rejected(
+            "Content-Length with a minus sign", Request.make(fields: ["Host: a", "Content-Length: -1"]),
+            CHP_ERR_CONTENT_LENGTH, at: 41),
+        .rejected(
+            "Content-Length with a plus sign", Request.make(fields: ["Host: a", "Content-Length: +1"]),
+            CHP_ERR_CONTENT_LENGTH, at: 41),
+        .rejected(
+            "Content-Length with an inner space", Request.make(fields: ["Host: a", "Content-Length: 1 2"]),
+            CHP_ERR_CONTENT_LENGTH, at: 42),
+        .rejected(
+            "Content-Length as a list", Request.make(fields: ["Host: a", "Content-Length: 5, 5"]),
+            CHP_ERR_CONTENT_LENGTH, at: 42),
+        .rejected(
+            "Content-Length in hex", Request.make(fields: ["Host: a", "Content-Length: 0x10"]), CHP_ERR_CONTENT_LENGTH,
+            at: 42),
+        .rejected(
+            "empty Content-Length", Request.make(fields: ["Host: a", "Content-Length:"]), CHP_ERR_CONTENT_LENGTH, at: 40
+        ),
+        .rejected(
+            "Content-Length over UInt64", Request.make(fields: ["Host: a", "Content-Length: 18446744073709551616"]),
+            CHP_ERR_CONTENT_LENGTH, at: 60),
+        .rejected(
+            "Content-Length repeated with another value",
+            Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 6"]),
+            CHP_ERR_CONTENT_LENGTH_MISMATCH, at: 44),
+        .rejected(
+            "Content-Length then Transfer-Encoding",
+            Request.make(fields: ["Host: a", "Content-Length: 5", "Transfer-Encoding: chunked"]),
+            CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, at: 44),
+        .rejected(
+            "Transfer-Encoding then Content-Length",
+            Request.make(fields: ["Host: a", "Transfer-Encoding: chunked", "Content-Length: 5"]),
+            CHP_ERR_CONTENT_LENGTH_AND_TRANSFER_ENCODING, at: 25),
+        .rejected(
+            "Transfer-Encoding in HTTP/1.0", Request.make(version: "HTTP/1.0", fields: ["Transfer-Encoding: chunked"]),
+            CHP_ERR_TRANSFER_ENCODING_HTTP10, at: 16),
+        .rejected(
+            "chunked before gzip", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked, gzip"]),
+            CHP_ERR_CHUNKED_NOT_FINAL, at: 53),
+        .rejected(
+            "chunked twice", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked, chunked"]),
+            CHP_ERR_CHUNKED_NOT_FINAL, at: 53),
+        .rejected(
+            "chunked, then gzip on a second line",
+            Request.make(fields: ["Host: a", "Transfer-Encoding: chunked", "Transfer-Encoding: gzip"]),
+            CHP_ERR_CHUNKED_NOT_FINAL, at: 72),
+        .rejected(
+            "gzip as the transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: gzip"]),
+            CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
+        .rejected(
+            "gzip before chunked", Request.make(fields: ["Host: a", "Transfer-Encoding: gzip, chunked"]),
+            CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
+        .rejected(
+            "identity as the transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: identity"]),
+            CHP_ERR_UNKNOWN_TRANSFER_CODING, at: 44),
+        .rejected(
+            "transfer coding with a parameter", Request.make(fields: ["Host: a", "Transfer-Encoding: chunked;q=1"]),
+            CHP_ERR_TRANSFER_ENCODING, at: 51),
+        .rejected(
+            "quoted transfer coding", Request.make(fields: ["Host: a", "Transfer-Encoding: \"chunked\""]),
+            CHP_ERR_TRANSFER_ENCODING, at: 44),
+        .rejected(
+            "empty Transfer-Encoding", Request.make(fields: ["Host: a", "Transfer-Encoding:"]),
+            CHP_ERR_TRANSFER_ENCODING, at: 25),
+        .rejected(
+            "Transfer-Encoding of empty elements", Request.make(fields: ["Host: a", "Transfer-Encoding: , ,"]),
+            CHP_ERR_TRANSFER_ENCODING, at: 25),
     ]
 
     @Test(arguments: acceptances)
@@ -103,14 +164,16 @@ import Testing
     }
 
     @Test func keepsFieldsInOrderWithNamesAsSent() throws {
-        let head = try #require(ParseOutcome.parse(Request.make(fields: ["X-B: 1", "Host: a", "x-a: 2", "X-B: 3"])).head)
+        let head = try #require(
+            ParseOutcome.parse(Request.make(fields: ["X-B: 1", "Host: a", "x-a: 2", "X-B: 3"])).head)
         #expect(head.fields.map(\.name) == ["X-B", "Host", "x-a", "X-B"])
         #expect(head.fields.map(\.value) == ["1", "a", "2", "3"])
         #expect(head.hostCount == 1)
     }
 
     @Test func matchesFramingFieldNamesWithoutRegardToCase() throws {
-        let head = try #require(ParseOutcome.parse(Request.make(fields: ["HOST: a", "content-LENGTH: 7", "CONNECTION: CLOSE"])).head)
+        let head = try #require(
+            ParseOutcome.parse(Request.make(fields: ["HOST: a", "content-LENGTH: 7", "CONNECTION: CLOSE"])).head)
         #expect(head.hostCount == 1)
         #expect(head.contentLength == 7)
         #expect(head.connectionClose)
@@ -124,7 +187,8 @@ import Testing
     }
 
     @Test func acceptsRepeatedContentLengthWithTheSameNumber() throws {
-        let head = try #require(ParseOutcome.parse(Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 005"])).head)
+        let head = try #require(
+            ParseOutcome.parse(Request.make(fields: ["Host: a", "Content-Length: 5", "Content-Length: 005"])).head)
         #expect(head.contentLength == 5)
     }
 
@@ -134,7 +198,8 @@ import Testing
     }
 
     @Test func reportsChunkedWhenItIsTheOnlyCoding() throws {
-        let head = try #require(ParseOutcome.parse(Request.make(fields: ["Host: a", "Transfer-Encoding: Chunked"])).head)
+        let head = try #require(
+            ParseOutcome.parse(Request.make(fields: ["Host: a", "Transfer-Encoding: Chunked"])).head)
         #expect(head.chunked)
         #expect(head.hasTransferEncoding)
         #expect(head.contentLength == nil)

@@ -10,7 +10,8 @@ import Testing
 @Suite struct IncrementalParsingTests {
     static let heads: [HeadCase] =
         RequestLineTests.acceptances + RequestLineTests.rejections + HeaderTests.acceptances + HeaderTests.rejections
-        + LimitsTests.acceptances.filter { $0.bytes.count < 2048 } + LimitsTests.rejections.filter { $0.bytes.count < 2048 }
+        + LimitsTests.acceptances.filter { $0.bytes.count < 2048 }
+        + LimitsTests.rejections.filter { $0.bytes.count < 2048 }
 
     static let bodies: [ChunkedCase] = ChunkedTests.acceptances + ChunkedTests.rejections
 

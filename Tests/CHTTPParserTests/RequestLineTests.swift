@@ -13,7 +13,9 @@ import Testing
         .accepted("longest method", Request.make(method: String(repeating: "M", count: 32))),
         .accepted("absolute-form target", Request.make(target: "http://example.com:8080/a/b?c=d#e")),
         .accepted("authority-form target", Request.make(method: "CONNECT", target: "example.com:443")),
-        .accepted("target made of every VCHAR", Request.make(target: String((0x21...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }))),
+        .accepted(
+            "target made of every VCHAR",
+            Request.make(target: String((0x21...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }))),
         .accepted("one leading empty line", Array("\r\n".utf8) + Request.make()),
     ]
 
@@ -26,18 +28,23 @@ import Testing
         .rejected("space after the version", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n", CHP_ERR_REQUEST_LINE, at: 14),
         .rejected("method with a separator", "G(T / HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_METHOD, at: 1),
         .rejected("method with an at sign", "GE@ / HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_METHOD, at: 2),
-        .rejected("method longer than 32 bytes", String(repeating: "M", count: 33) + " / HTTP/1.1\r\n\r\n", CHP_ERR_METHOD_TOO_LONG, at: 32),
+        .rejected(
+            "method longer than 32 bytes", String(repeating: "M", count: 33) + " / HTTP/1.1\r\n\r\n",
+            CHP_ERR_METHOD_TOO_LONG, at: 32),
         .rejected("two leading empty lines", "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_METHOD, at: 2),
         .rejected("leading bare LF", "\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 0),
         .rejected("leading bare CR", "\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 0),
         .rejected("request line ended by a bare LF", "GET / HTTP/1.1\nHost: a\n\n", CHP_ERR_BARE_LINE_ENDING, at: 14),
-        .rejected("request line ended by a bare CR", "GET / HTTP/1.1\rHost: a\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 14),
+        .rejected(
+            "request line ended by a bare CR", "GET / HTTP/1.1\rHost: a\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 14),
         .rejected("bare LF after the method", "GET\n/ HTTP/1.1\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 3),
         .rejected("bare LF in the target", "GET /a\nb HTTP/1.1\r\n\r\n", CHP_ERR_BARE_LINE_ENDING, at: 6),
         .rejected("control byte in the target", "GET /a\u{01}b HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_TARGET, at: 6),
         .rejected("NUL in the target", "GET /\u{00} HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_TARGET, at: 5),
         .rejected("DEL in the target", "GET /a\u{7F} HTTP/1.1\r\nHost: a\r\n\r\n", CHP_ERR_TARGET, at: 6),
-        .rejected("non-ASCII byte in the target", Request.bytes("GET /\u{FFFD} HTTP/1.1\r\nHost: a\r\n\r\n"), CHP_ERR_TARGET, at: 5),
+        .rejected(
+            "non-ASCII byte in the target", Request.bytes("GET /\u{FFFD} HTTP/1.1\r\nHost: a\r\n\r\n"), CHP_ERR_TARGET,
+            at: 5),
         .rejected("missing version (HTTP/0.9 form)", "GET /\r\n\r\n", CHP_ERR_REQUEST_LINE, at: 5),
         .rejected("missing target and version", "GET\r\n\r\n", CHP_ERR_REQUEST_LINE, at: 3),
         .rejected("lowercase protocol name", "GET / http/1.1\r\nHost: a\r\n\r\n", CHP_ERR_VERSION, at: 6),
@@ -63,7 +70,8 @@ import Testing
     }
 
     @Test func reportsMethodTargetAndVersion() throws {
-        let head = try #require(ParseOutcome.parse(Request.make(method: "POST", target: "/convert/User?mode=strict")).head)
+        let head = try #require(
+            ParseOutcome.parse(Request.make(method: "POST", target: "/convert/User?mode=strict")).head)
         #expect(head.method == "POST")
         #expect(head.target == "/convert/User?mode=strict")
         #expect(head.versionMinor == 1)

@@ -43,8 +43,10 @@ public struct NDJSONConverter {
 
     /// A converter for `model`; `maxLineBytes` is the per-line limit (default 1 MiB); `records` writes the error
     /// records.
-    public init(snapshot: RegistrySnapshot, model: String, options: ConversionOptions, kind: Kind = .convert,
-                maxLineBytes: Int = 1_048_576, records: @escaping RecordWriter) {
+    public init(
+        snapshot: RegistrySnapshot, model: String, options: ConversionOptions, kind: Kind = .convert,
+        maxLineBytes: Int = 1_048_576, records: @escaping RecordWriter
+    ) {
         self.snapshot = snapshot
         self.model = model
         self.options = options
@@ -142,14 +144,19 @@ public struct NDJSONConverter {
 
 extension RegistrySnapshot {
     /// A whole NDJSON body at once (the CLI); the server feeds chunks to `NDJSONConverter` instead.
-    public func convertNDJSON(_ body: UnsafeRawBufferPointer, model: String, options: ConversionOptions,
-                              kind: NDJSONConverter.Kind = .convert, maxLineBytes: Int = 1_048_576,
-                              records: @escaping NDJSONConverter.RecordWriter) -> (converted: Converted, errorLines: Int)
-    {
-        var converter = NDJSONConverter(snapshot: self, model: model, options: options, kind: kind,
-                                        maxLineBytes: maxLineBytes, records: records)
+    public func convertNDJSON(
+        _ body: UnsafeRawBufferPointer, model: String, options: ConversionOptions,
+        kind: NDJSONConverter.Kind = .convert, maxLineBytes: Int = 1_048_576,
+        records: @escaping NDJSONConverter.RecordWriter
+    ) -> (converted: Converted, errorLines: Int) {
+        var converter = NDJSONConverter(
+            snapshot: self, model: model, options: options, kind: kind,
+            maxLineBytes: maxLineBytes, records: records)
         var out = converter.feed(body)
         out += converter.finish()
-        return (Converted(body: out, warnings: converter.warnings, modelHash: nil, report: Diagnostics(strict: false)), converter.errorLines)
+        return (
+            Converted(body: out, warnings: converter.warnings, modelHash: nil, report: Diagnostics(strict: false)),
+            converter.errorLines
+        )
     }
 }

@@ -11,7 +11,9 @@ extension RegistrySnapshot {
     {
         guard let model = model(named: name) else { throw .unknownModel(name) }
         return try withTape(body, options) { tokens in
-            guard tokens[0].kind == .array else { return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array"))) }
+            guard tokens[0].kind == .array else {
+                return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array")))
+            }
             var elements: [(key: Int?, index: Int)] = []
             var index = 1
             for i in 0..<tokens[0].count {
@@ -28,15 +30,18 @@ extension RegistrySnapshot {
     {
         guard let model = model(named: name) else { throw .unknownModel(name) }
         return try withTape(body, options) { tokens in
-            guard tokens[0].kind == .object else { return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object"))) }
+            guard tokens[0].kind == .object else {
+                return .failure(.notAnObject(Self.shapeMessage(tokens[0], "an object")))
+            }
             var elements: [(key: Int?, index: Int)] = []
             var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens, outputCapacity: 0)
             for member in converter.resolvedMembers(ValueRef(document: 0, index: 0)) {
                 elements.append((member.key, member.key + 1))
             }
             converter.recycleScratch()  // `batch` takes its own
-            return batch(model, body, tokens, elements: elements, options: options, object: true,
-                         duplicates: converter.diagnostics)
+            return batch(
+                model, body, tokens, elements: elements, options: options, object: true,
+                duplicates: converter.diagnostics)
         }.get()
     }
 
@@ -48,7 +53,9 @@ extension RegistrySnapshot {
         var modelOptions = options
         modelOptions.output = .model
         return try withTape(body, options) { tokens in
-            guard tokens[0].kind == .array else { return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array"))) }
+            guard tokens[0].kind == .array else {
+                return .failure(.notAnArray(Self.shapeMessage(tokens[0], "an array")))
+            }
             var all = Diagnostics(strict: options.mode == .strict)
             var result: [UInt8] = [.openBracket]
             var index = 1
@@ -65,8 +72,9 @@ extension RegistrySnapshot {
                 index = tokens[index].next
             }
             result.append(.closeBracket)
-            let report = ValidationReport(model: model.name, built: nil, result: result, entries: all.entries,
-                                          maxEntries: options.maxReportEntries)
+            let report = ValidationReport(
+                model: model.name, built: nil, result: result, entries: all.entries,
+                maxEntries: options.maxReportEntries)
             return report.isValid ? .success(report) : .failure(.validationFailed(report))
         }.get()
     }
@@ -78,9 +86,11 @@ extension RegistrySnapshot {
     /// `options.batchWorkers` threads and joined in order: the joined parts are the bytes and entries one thread
     /// makes, element by element. Each worker takes the next run not yet taken, so a worker on a slower core
     /// takes fewer runs instead of holding the others up.
-    private func batch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
-                       elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
-                       duplicates: Diagnostics? = nil) -> Result<Converted, MappingError> {
+    private func batch(
+        _ model: CompiledModel, _ body: UnsafeRawBufferPointer, _ tokens: UnsafeBufferPointer<JSONToken>,
+        elements: [(key: Int?, index: Int)], options: ConversionOptions, object: Bool,
+        duplicates: Diagnostics? = nil
+    ) -> Result<Converted, MappingError> {
         let runs = Self.batchRuns(count: elements.count, workers: options.batchWorkers)
         let opening: UInt8 = object ? .openBrace : .openBracket
         let strict = options.mode == .strict
@@ -102,10 +112,13 @@ extension RegistrySnapshot {
                         return count
                     }
                     guard run < runs.count else { return }
-                    var mine = run == 0 ? BatchPart(opening: opening, reserving: capacity, all: report)
+                    var mine =
+                        run == 0
+                        ? BatchPart(opening: opening, reserving: capacity, all: report)
                         : BatchPart(opening: nil, reserving: capacity / runs.count, all: Diagnostics(strict: strict))
-                    batchPart(&mine, model, shared.body, shared.tokens, elements[runs[run]], options: options,
-                              object: object)
+                    batchPart(
+                        &mine, model, shared.body, shared.tokens, elements[runs[run]], options: options,
+                        object: object)
                     parts.withLock { $0[run] = mine }
                 }
             }
@@ -122,8 +135,11 @@ extension RegistrySnapshot {
         part.out.append(object ? .closeBrace : .closeBracket)
         if strict, part.failed || part.all.errorCount > 0 {
             let result = [opening] + part.strictResult + [object ? .closeBrace : .closeBracket]
-            return .failure(.validationFailed(ValidationReport(model: model.name, built: nil, result: result,
-                                                               entries: part.all.entries, maxEntries: options.maxReportEntries)))
+            return .failure(
+                .validationFailed(
+                    ValidationReport(
+                        model: model.name, built: nil, result: result,
+                        entries: part.all.entries, maxEntries: options.maxReportEntries)))
         }
         return .success(Converted(body: part.out.array, warnings: part.warnings, modelHash: nil, report: part.all))
     }
@@ -148,12 +164,15 @@ extension RegistrySnapshot {
     /// Converts a run of batch elements, adding to `part`. One converter serves every element and writes straight
     /// into the output; an element that fails is cut off again. Its report starts empty for each element, so
     /// elements are judged one by one.
-    private func batchPart(_ part: inout BatchPart, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
-                           _ tokens: UnsafeBufferPointer<JSONToken>, _ elements: ArraySlice<(key: Int?, index: Int)>,
-                           options: ConversionOptions, object: Bool) {
+    private func batchPart(
+        _ part: inout BatchPart, _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+        _ tokens: UnsafeBufferPointer<JSONToken>, _ elements: ArraySlice<(key: Int?, index: Int)>,
+        options: ConversionOptions, object: Bool
+    ) {
         let strict = options.mode == .strict
-        var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens,
-                                  outputCapacity: 0)  // (it writes into the part's buffer, swapped in)
+        var converter = Converter(
+            snapshot: self, options: options, input: body, tokens: tokens,
+            outputCapacity: 0)  // (it writes into the part's buffer, swapped in)
         swap(&converter.out, &part.out)
         let contentStart = converter.out.count  // after the opening bracket, in the first part
         for element in elements {
@@ -198,8 +217,9 @@ extension RegistrySnapshot {
                     part.all.append(diagnostics, prefix: prefix())
                     part.strictResult.append(contentsOf: "null".utf8)
                 } else {
-                    part.all.record(prefix(), .elementDropped, "element dropped: \(diagnostics.errorCount) error(s)",
-                                    isError: false)
+                    part.all.record(
+                        prefix(), .elementDropped, "element dropped: \(diagnostics.errorCount) error(s)",
+                        isError: false)
                 }
                 continue
             }

@@ -44,8 +44,11 @@ enum JSONEquality {
         case (.null, .null), (.true, .bool(true)), (.false, .bool(false)): return true
         case (.number, .number(let text)):
             var text = text
-            return text.withUTF8 { NumberText.compare(UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end]),
-                                                      UnsafeRawBufferPointer($0)) == 0 }
+            return text.withUTF8 {
+                NumberText.compare(
+                    UnsafeRawBufferPointer(rebasing: document.bytes[token.start..<token.end]),
+                    UnsafeRawBufferPointer($0)) == 0
+            }
         case (.string, .string(let text)):
             var text = text
             return text.withUTF8 { JSONStrings.equals(token, in: document.bytes, UnsafeRawBufferPointer($0)) }

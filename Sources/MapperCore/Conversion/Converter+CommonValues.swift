@@ -22,8 +22,10 @@ extension Converter {
     /// (`"11"`, a Weibo user's province) records its `coerced` warning at the member's path
     /// (ConversionOptions.commonValueShortcuts turns the shortcuts off; a test converts the same inputs both ways
     /// and compares). Values with constraints never get a `CommonForm`.
-    mutating func writeCommonValue(_ ref: ValueRef, as form: PropertyPlan.CommonForm,
-                                   after prefix: UnsafeRawBufferPointer) -> CommonWrite {
+    mutating func writeCommonValue(
+        _ ref: ValueRef, as form: PropertyPlan.CommonForm,
+        after prefix: UnsafeRawBufferPointer
+    ) -> CommonWrite {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
         switch (form, token.kind) {
@@ -85,8 +87,9 @@ extension Converter {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
         value.borrowed { value in
-            warnCoerced(token, document.bytes, as: value, writtenFrom: out.count - (token.end - token.start),
-                        fractionTruncated: false)
+            warnCoerced(
+                token, document.bytes, as: value, writtenFrom: out.count - (token.end - token.start),
+                fractionTruncated: false)
         }
         path.truncate(to: depth)
     }

@@ -92,7 +92,8 @@ extension Converter {
     /// can differ from the output bytes; remembers it otherwise (the caller keeps its range).
     private func isDuplicate(_ span: Range<Int>, as kind: CompiledValue.Kind?, of kept: inout KeptElements) -> Bool {
         let byIdentity = Self.identityDiffersFromOutput(kind)
-        let identity = byIdentity
+        let identity =
+            byIdentity
             ? IdentityForm.of(Array(out.bytes(span)), as: kind, builtAt: builtAt, base: span.lowerBound, in: snapshot)
             : []
         return identity.withUnsafeBytes { identityBytes in
@@ -101,9 +102,14 @@ extension Converter {
             hasher.combine(bytes.count)
             hasher.combine(bytes: bytes)
             let hash = hasher.finalize()
-            if let candidates = kept.byHash[hash], candidates.contains(where: {
-                byIdentity ? $0.identity.elementsEqual(bytes) : out.bytes(kept.ranges[$0.index]).elementsEqual(bytes)
-            }) { return true }
+            if let candidates = kept.byHash[hash],
+                candidates.contains(where: {
+                    byIdentity
+                        ? $0.identity.elementsEqual(bytes) : out.bytes(kept.ranges[$0.index]).elementsEqual(bytes)
+                })
+            {
+                return true
+            }
             kept.byHash[hash, default: []].append((kept.ranges.count, identity))
             return false
         }
@@ -166,7 +172,8 @@ extension Converter {
             }
         }
         for keyToken in duplicates {
-            diagnostics.warn(memberPointer(ref.document, keyToken), .duplicateKey(documents.decodedKey(ref.document, keyToken)))
+            diagnostics.warn(
+                memberPointer(ref.document, keyToken), .duplicateKey(documents.decodedKey(ref.document, keyToken)))
         }
         return result
     }
@@ -179,7 +186,9 @@ extension Converter {
         var index = ref.index + 1
         for _ in 0..<document.tokens[ref.index].count {
             let key = documents.decodedKey(ref.document, index)
-            if let seen = last[key] { last[key] = (index, seen.count + 1) } else {
+            if let seen = last[key] {
+                last[key] = (index, seen.count + 1)
+            } else {
                 last[key] = (index, 1)
                 order.append(key)
             }

@@ -15,9 +15,10 @@ extension Converter {
         Unmanaged.passUnretained(model.rules!).borrowed { compiled in
             compiled.rules.withUnsafeBufferPointer { rules in
                 for rule in rules.indices {
-                    bind(rules[rule].sources, wholeSelf: compiled.usesWholeSelf, wholeInput: compiled.usesWholeInput,
-                         slotCount: rules[rule].program.slotCount, model, expressions.spanFrame, object, &input,
-                         into: &evaluator)
+                    bind(
+                        rules[rule].sources, wholeSelf: compiled.usesWholeSelf, wholeInput: compiled.usesWholeInput,
+                        slotCount: rules[rule].program.slotCount, model, expressions.spanFrame, object, &input,
+                        into: &evaluator)
                     let result = Unmanaged.passUnretained(rules[rule].program).borrowed {
                         $0.evaluate(in: &evaluator, budget: &budget)
                     }
@@ -43,8 +44,10 @@ extension Converter {
 
     /// Notes a computed property's place for `insertComputed`; false for a property that is read.
     @inline(never)
-    mutating func deferComputed(_ property: CompiledProperty, _ index: Int, of model: CompiledModel,
-                                _ expressions: inout ExpressionState) -> Bool {
+    mutating func deferComputed(
+        _ property: CompiledProperty, _ index: Int, of model: CompiledModel,
+        _ expressions: inout ExpressionState
+    ) -> Bool {
         guard property.expression?.isComputed == true else { return false }
         slots[expressions.spanFrame + 3 * model.spanIndex[index] + 2] = out.count
         expressions.hasComputed = true
@@ -54,12 +57,15 @@ extension Converter {
     /// After a read property's value is written (from `valueStart` on): its `transform`, then a note of where the
     /// value is (`noteSpan`) when an expression reads it.
     @inline(never)
-    mutating func finishValue(_ property: CompiledProperty, _ index: Int, of model: CompiledModel,
-                              _ object: ValueRef, valueStart: Int, holdsFrame: Int,
-                              _ expressions: inout ExpressionState) {
+    mutating func finishValue(
+        _ property: CompiledProperty, _ index: Int, of model: CompiledModel,
+        _ object: ValueRef, valueStart: Int, holdsFrame: Int,
+        _ expressions: inout ExpressionState
+    ) {
         if property.expression != nil, holds[holdsFrame + index] {
-            applyTransform(property, index, of: model, object, valueStart: valueStart,
-                           holdsFrame: holdsFrame, &expressions)
+            applyTransform(
+                property, index, of: model, object, valueStart: valueStart,
+                holdsFrame: holdsFrame, &expressions)
         }
         if model.readByRules[index], holds[holdsFrame + index] {
             noteSpan(index, of: model, valueStart, out.count, expressions.spanFrame)
@@ -77,16 +83,19 @@ extension Converter {
     /// written as JSON, is read again as the property's input, at the same path, with the usual warnings and the
     /// constraints. On arrays, sets and dictionaries it applies per element. A failure is `rule_failed`, and the
     /// property then has no value.
-    mutating func applyTransform(_ property: CompiledProperty, _ index: Int, of model: CompiledModel, _ object: ValueRef,
-                                 valueStart: Int, holdsFrame: Int, _ expressions: inout ExpressionState) {
+    mutating func applyTransform(
+        _ property: CompiledProperty, _ index: Int, of model: CompiledModel, _ object: ValueRef,
+        valueStart: Int, holdsFrame: Int, _ expressions: inout ExpressionState
+    ) {
         let expression = property.expression!
         var budget = expressions.budget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
         defer { expressions.budget = budget }
         let written = out.written(from: valueStart)
         var input: RuleMap?
         var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)
-        bind(expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
-             slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input, into: &evaluator)
+        bind(
+            expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
+            slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input, into: &evaluator)
         func run(_ value: RuleValue) -> Result<RuleValue, RuleFailure> {
             evaluator.slots[2] = value
             return expression.program.evaluate(in: &evaluator, budget: &budget)
@@ -136,8 +145,10 @@ extension Converter {
     /// The computed properties met in the loop, in declaration order: each one's expression over the properties
     /// converted so far (and the computed ones before it), its result read as the property's input at
     /// `/<name>`, and the written value inserted where the property's declaration puts it.
-    mutating func insertComputed(of model: CompiledModel, _ object: ValueRef, objectStart: Int, holdsFrame: Int,
-                                 flat: Bool, _ expressions: inout ExpressionState, unusual: inout UnusualObjectState?) {
+    mutating func insertComputed(
+        of model: CompiledModel, _ object: ValueRef, objectStart: Int, holdsFrame: Int,
+        flat: Bool, _ expressions: inout ExpressionState, unusual: inout UnusualObjectState?
+    ) {
         var budget = expressions.budget ?? RuleBudget(steps: options.maxRuleSteps, size: options.maxRuleBytes)
         var input: RuleMap?
         var evaluator = RuleEvaluator(slots: [], steps: 0, sizeLeft: 0)  // shared by the object's computed properties
@@ -148,9 +159,10 @@ extension Converter {
             let position = slots[expressions.spanFrame + 3 * model.spanIndex[index] + 2]
             let property = model.properties[index]
             let expression = property.expression!
-            bind(expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
-                 slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input,
-                 into: &evaluator)
+            bind(
+                expression.sources, wholeSelf: expression.usesWholeSelf, wholeInput: expression.usesWholeInput,
+                slotCount: expression.program.slotCount, model, expressions.spanFrame, object, &input,
+                into: &evaluator)
             let depth = path.depth
             path.push(.literal(Array(property.name.utf8)))
             defer { path.truncate(to: depth) }
@@ -218,9 +230,11 @@ extension Converter {
     /// its member slots. Only the properties it names are read back. One evaluator serves an object's
     /// expressions: its slots are allocated at most once per object, and not at all for an expression that reads at
     /// most two fields (held inline, `RuleMembers`), no whole variable and no comprehension.
-    private mutating func bind(_ sources: [CompiledRules.Source], wholeSelf: Bool, wholeInput: Bool, slotCount: Int,
-                               _ model: CompiledModel, _ spanFrame: Int, _ object: ValueRef, _ input: inout RuleMap?,
-                               into evaluator: inout RuleEvaluator) {
+    private mutating func bind(
+        _ sources: [CompiledRules.Source], wholeSelf: Bool, wholeInput: Bool, slotCount: Int,
+        _ model: CompiledModel, _ spanFrame: Int, _ object: ValueRef, _ input: inout RuleMap?,
+        into evaluator: inout RuleEvaluator
+    ) {
         // Member slots are overwritten in place: emptying them first costs more than the evaluation.
         for (slot, source) in sources.enumerated() {
             let value: RuleValue?
@@ -293,7 +307,9 @@ extension Converter {
     func selfValue(_ bytes: UnsafeRawBufferPointer, as value: CompiledValue) -> RuleValue? {
         // Plain integers, the most common operands, are read without building a JSON tree: the bytes are the
         // canonical digits, and up to 18 of them cannot overflow either type, so they are summed directly.
-        if case .integer(let range) = value.kind, let first = bytes.first, first == UInt8(ascii: "-") || first.isASCIIDigit {
+        if case .integer(let range) = value.kind, let first = bytes.first,
+            first == UInt8(ascii: "-") || first.isASCIIDigit
+        {
             let unsigned = range.lowerBound >= 0
             let negative = first == UInt8(ascii: "-")
             if bytes.count <= 18, !(negative && unsigned) {
@@ -323,7 +339,7 @@ extension Converter {
             if range.lowerBound >= 0, let u = UInt64(text) { return .uint(u) }
             return RuleJSON.number(text)
         case (.float?, .number(let text)), (.double?, .number(let text)), (.number?, .number(let text)),
-             (.decimal?, .number(let text)), (.decimal?, .string(let text)):
+            (.decimal?, .number(let text)), (.decimal?, .string(let text)):
             return .double(Double(text) ?? .nan)
         case (.date?, .string(let text)):
             return RuleTime.parseTimestamp(text).map { .timestamp($0) } ?? .string(text)

@@ -7,8 +7,10 @@ extension Converter {
     /// output form (its name, or its key's first component in wire form) is not kept, with `output_conflict`.
     ///
     ///     {"id": 1, "x": [1], "y": 2, "x": 3}  as  {id: int32}  →  {"id":1,"x":3,"y":2}
-    mutating func writeKeptKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                from start: Int) {
+    mutating func writeKeptKeys(
+        of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
+        from start: Int
+    ) {
         var order: [[UInt8]] = []
         var lastValue: [[UInt8]: Int] = [:]  // key → the key token of its last occurrence
         let tokens = documents[object.document].tokens
@@ -29,8 +31,11 @@ extension Converter {
             let keyToken = lastValue[key]!
             if written.contains(key) {
                 pushMember(document: object.document, keyToken: keyToken)
-                warn(Issue(code: .outputConflict, message: "unknown key \"\(String(decoding: key, as: UTF8.self))\" "
-                    + "is not kept: a property writes the same key"))
+                warn(
+                    Issue(
+                        code: .outputConflict,
+                        message: "unknown key \"\(String(decoding: key, as: UTF8.self))\" "
+                            + "is not kept: a property writes the same key"))
                 path.pop()
                 continue
             }

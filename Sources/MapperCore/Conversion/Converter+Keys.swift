@@ -49,7 +49,9 @@ extension Converter {
 
     /// Pushes the path segment of the member whose key token is `keyToken` (its original position if it moved).
     mutating func pushMember(document: Int, keyToken: Int) {
-        if let origin = documents.origin(document, keyToken + 1) { path.push(.reset(origin)) } else {
+        if let origin = documents.origin(document, keyToken + 1) {
+            path.push(.reset(origin))
+        } else {
             path.push(.key(document: document, token: keyToken))
         }
     }

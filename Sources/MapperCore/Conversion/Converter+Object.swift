@@ -45,8 +45,10 @@ extension Converter {
         let start = out.count
         // Two calls rather than one through a `var model`, whose copy of `declared` would cost an atomic retain and
         // release for every object.
-        if !declared.classRules.isEmpty, !(keepsRootModel && depth == 0), let chosen = chooseModel(declared, for: object),
-           chosen !== declared {
+        if !declared.classRules.isEmpty, !(keepsRootModel && depth == 0),
+            let chosen = chooseModel(declared, for: object),
+            chosen !== declared
+        {
             if depth == 0 { rootBuilt = chosen }
             if recordsBuilt { builtAt[start] = chosen.id }
             convertProperties(of: chosen, object, requestedAs: declared)
@@ -63,7 +65,9 @@ extension Converter {
 
     /// The model's properties, then stray keys (stage 3) and `validate` (stage 4).
     @inline(__always)
-    private mutating func convertProperties(of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel) {
+    private mutating func convertProperties(
+        of model: CompiledModel, _ object: ValueRef, requestedAs declared: CompiledModel
+    ) {
         // The key index is borrowed from `model`, which holds it for the whole call: a local copy would cost an
         // atomic retain and release per object.
         Unmanaged.passUnretained(fromModel ? model.modelKeys : model.wireKeys).borrowed { keys in
@@ -135,7 +139,8 @@ extension Converter {
         let plans = model.plans
         let fragments = model.fragments
         var expressions = ExpressionState()  // used only with `Mode.rules`
-        if Mode.rules { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }  // popped with `frame`
+        // popped with `frame`
+        if Mode.rules { expressions.spanFrame = slots.push(3 * model.spanCount, filledWith: -1) }
         for i in plans.indices {
             let plan = plans[i]
             if shortcuts, plan.plainKeyID >= 0 {
@@ -153,7 +158,8 @@ extension Converter {
                     let value = ValueRef(document: object.document, index: keyToken + 1)
                     let propertyStart = Mode.rules ? out.count : 0
                     let written = fragments.withUnsafeBytes { fragments in
-                        let fragment = UnsafeRawBufferPointer(rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
+                        let fragment = UnsafeRawBufferPointer(
+                            rebasing: fragments[plan.fragment(wire: writesWire, first: first)])
                         return writeCommonValue(value, as: form, after: fragment)
                     }
                     switch written {
@@ -177,7 +183,11 @@ extension Converter {
             // `model` is held for the whole call, so the property outlives this closure.
             Unmanaged.passUnretained(model.properties[i]).borrowed { property in
                 // A computed property is evaluated after the loop, then inserted here (`insertComputed`).
-                if Mode.propertyExpressions, property.expression != nil, deferComputed(property, i, of: model, &expressions) { return }
+                if Mode.propertyExpressions, property.expression != nil,
+                    deferComputed(property, i, of: model, &expressions)
+                {
+                    return
+                }
                 let depth = path.depth
                 defer { path.truncate(to: depth) }
                 let found = locate(property, frame: frame, in: object)
@@ -192,11 +202,14 @@ extension Converter {
                 if flat { out.append(fragments, range: plan.fragment(wire: writesWire, first: first)) }
                 let valueStart = out.count
                 if let found {
-                    let (outcome, hadIssue) = convertRecordingIssue(found.value, as: Mode.propertyExpressions ? property.readValue : property.value)
+                    let (outcome, hadIssue) = convertRecordingIssue(
+                        found.value, as: Mode.propertyExpressions ? property.readValue : property.value)
                     if outcome != .value { out.truncate(to: valueStart) }
                     if outcome == .value {
                         holds[holdsFrame + i] = true
-                    } else if outcome == .implicitDefault || hadIssue, let fallback = declaredDefault(property, of: model) {
+                    } else if outcome == .implicitDefault || hadIssue,
+                        let fallback = declaredDefault(property, of: model)
+                    {
                         out.append(contentsOf: writesWire ? fallback.wireForm : fallback.modelForm)
                         holds[holdsFrame + i] = true
                     } else if outcome == .implicitDefault {
@@ -214,8 +227,9 @@ extension Converter {
                 }
                 // (Every property an expression reads is `ruled`.)
                 if Mode.propertyExpressions, plan.ruled || property.expression != nil {
-                    finishValue(property, i, of: model, object, valueStart: valueStart,
-                                holdsFrame: holdsFrame, &expressions)
+                    finishValue(
+                        property, i, of: model, object, valueStart: valueStart,
+                        holdsFrame: holdsFrame, &expressions)
                 } else if Mode.rules, plan.ruled, holds[holdsFrame + i], model.readByRules[i] {
                     noteSpan(i, of: model, valueStart, out.count, expressions.spanFrame)
                 }
@@ -230,8 +244,9 @@ extension Converter {
             }
         }
         if Mode.propertyExpressions, expressions.hasComputed {
-            insertComputed(of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
-                           &expressions, unusual: &unusual)
+            insertComputed(
+                of: model, object, objectStart: objectStart, holdsFrame: holdsFrame, flat: flat,
+                &expressions, unusual: &unusual)
         }
         out.append(.closeBrace)
 
@@ -244,8 +259,9 @@ extension Converter {
             unusual = state
         }
         // `unusual` itself is handed on: a part taken out of it here would be a copy to release, even when nil.
-        reportStrayKeys(of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
-                        frame: frame)
+        reportStrayKeys(
+            of: model, requestedAs: declared, object: object, unreadFrame: unreadFrame, unusual: unusual,
+            frame: frame)
         checkRules(of: model, holdsFrame: holdsFrame, unusual: unusual)
         if Mode.rules { evaluateRules(of: model, object, expressions) }
         if !flat { assembleWireObject(model, spans: unusual?.spans ?? [], from: objectStart) }

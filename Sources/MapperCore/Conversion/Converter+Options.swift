@@ -32,7 +32,7 @@ extension Converter {
                 result = Self.mismatch(token, documents[ref.document].bytes, plain)
             }
         case .array(let element) where value.acceptSingle && token.kind != .array && token.kind != .null,
-             .set(let element) where value.acceptSingle && token.kind != .array && token.kind != .null:
+            .set(let element) where value.acceptSingle && token.kind != .array && token.kind != .null:
             result = convertSingle(ref, element: element, as: plain)
         default:
             result = convert(ref, as: plain)
@@ -68,8 +68,12 @@ extension Converter {
     {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
-        warn(Issue(code: .wrappedInArray, message:
-            "\(ValueDescription.describe(token, in: document.bytes)) read as a one-element \(container.typeName)"))
+        warn(
+            Issue(
+                code: .wrappedInArray,
+                message:
+                    "\(ValueDescription.describe(token, in: document.bytes)) read as a one-element \(container.typeName)"
+            ))
         let start = out.count
         out.append(.openBracket)
         let valueStart = out.count
@@ -86,8 +90,9 @@ extension Converter {
         }
         out.append(.closeBracket)
         if let constraints = container.constraints {
-            checkConstraints(constraints, value: container, token: token, bytes: document.bytes, written: start,
-                             instant: Instant(microseconds: 0))
+            checkConstraints(
+                constraints, value: container, token: token, bytes: document.bytes, written: start,
+                instant: Instant(microseconds: 0))
         }
         return .value
     }

@@ -5,8 +5,10 @@ extension Converter {
     /// that no property reads, sorted bytewise by key.
     /// `unusual.strayDuplicates` are repeated keys no property used (found through the key slots or merged by a
     /// rebuild); the key tokens no property read are the frame of the `unread` stack at `unreadFrame`.
-    mutating func reportStrayKeys(of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
-                                  unreadFrame: Int, unusual: UnusualObjectState?, frame: Int) {
+    mutating func reportStrayKeys(
+        of model: CompiledModel, requestedAs declared: CompiledModel, object: ValueRef,
+        unreadFrame: Int, unusual: UnusualObjectState?, frame: Int
+    ) {
         let rejects = model.rejectsUnknownKeys
         let document = documents[object.document]
         let unreadKeys = unreadFrame..<unread.top
@@ -34,7 +36,8 @@ extension Converter {
             for (key, node) in model.readTrie.children where !node.isTerminal {
                 guard let id = model.wireKeys.id(of: key), slots[frame + id] >= 0 else { continue }
                 pushMember(document: object.document, keyToken: slots[frame + id])
-                collectStray(node, in: ValueRef(document: object.document, index: slots[frame + id] + 1), into: &entries)
+                collectStray(
+                    node, in: ValueRef(document: object.document, index: slots[frame + id] + 1), into: &entries)
                 path.pop()
             }
         }
@@ -43,12 +46,15 @@ extension Converter {
             a.key != b.key ? a.key.lexicographicallyPrecedes(b.key) : (a.code == .unknownKey && b.code != .unknownKey)
         }
         for entry in entries {
-            diagnostics.record(entry.path, entry.code, entry.message, isError: entry.code == .unknownKey || diagnostics.strict)
+            diagnostics.record(
+                entry.path, entry.code, entry.message, isError: entry.code == .unknownKey || diagnostics.strict)
         }
     }
 
-    private mutating func collectStray(_ node: KeyTrie, in ref: ValueRef,
-                                       into entries: inout [(key: [UInt8], code: DiagnosticCode, path: String, message: String)]) {
+    private mutating func collectStray(
+        _ node: KeyTrie, in ref: ValueRef,
+        into entries: inout [(key: [UInt8], code: DiagnosticCode, path: String, message: String)]
+    ) {
         let document = documents[ref.document]
         let token = document.tokens[ref.index]
         guard token.kind == .object else { return }
@@ -73,8 +79,10 @@ extension Converter {
     /// their decoded bytes, so two keys are equal when their lengths and bytes are), otherwise `true`, leaving the
     /// answer to the full pass. Keys of different lengths, the usual case, are settled in one pass over their
     /// lengths; only a repeated length leads to comparing bytes, pair by pair.
-    private static func mayRepeat(_ positions: Range<Int>, of keyTokens: FrameStack<Int>,
-                                  in document: DocumentStack.Document) -> Bool {
+    private static func mayRepeat(
+        _ positions: Range<Int>, of keyTokens: FrameStack<Int>,
+        in document: DocumentStack.Document
+    ) -> Bool {
         guard positions.count > 1 else { return false }
         guard positions.count <= 32, let bytes = document.bytes.baseAddress else { return true }
         let tokens = document.tokens
@@ -139,8 +147,10 @@ extension Converter {
     // MARK: - Constraints
 
     /// Checks a converted value against its constraints; the value's canonical bytes start at `written`.
-    mutating func checkConstraints(_ c: CompiledConstraints, value: CompiledValue, token: JSONToken,
-                                   bytes: UnsafeRawBufferPointer, written: Int, instant: Instant) {
+    mutating func checkConstraints(
+        _ c: CompiledConstraints, value: CompiledValue, token: JSONToken,
+        bytes: UnsafeRawBufferPointer, written: Int, instant: Instant
+    ) {
         let canonical = out.written(from: written)
         if case .date = value.kind {
             if let minimum = c.minimumInstant, instant < minimum {
@@ -149,7 +159,9 @@ extension Converter {
             if let maximum = c.maximumInstant, instant > maximum {
                 fail(.constraintFailed, "\(shown(canonical)) is after the maximum \(c.maximumText)")
             }
-        } else if c.minimum != nil || c.maximum != nil, let lead = canonical.first, lead == UInt8(ascii: "-") || lead.isASCIIDigit {
+        } else if c.minimum != nil || c.maximum != nil, let lead = canonical.first,
+            lead == UInt8(ascii: "-") || lead.isASCIIDigit
+        {
             canonical.withUnsafeBytes { number in
                 if let minimum = c.minimum, minimum.withUnsafeBytes({ NumberText.compare(number, $0) }) < 0 {
                     fail(.constraintFailed, "\(shown(canonical)) is less than the minimum \(c.minimumText)")

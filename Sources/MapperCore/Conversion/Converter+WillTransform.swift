@@ -47,8 +47,11 @@ extension Converter {
         for (from, to) in steps.rename {
             guard let moved = take(from.components, from: &editable) else { continue }
             if put(moved, at: to.components, into: &editable, replace: true) {
-                diagnostics.warn(to.pointer(under: base), Issue(code: .duplicateKey,
-                    message: "rename of \"\(from.source)\" replaced the existing \"\(to.source)\""))
+                diagnostics.warn(
+                    to.pointer(under: base),
+                    Issue(
+                        code: .duplicateKey,
+                        message: "rename of \"\(from.source)\" replaced the existing \"\(to.source)\""))
             }
         }
         for key in steps.remove { _ = take(key.components, from: &editable) }
@@ -65,9 +68,12 @@ extension Converter {
         var index = ref.index + 1
         for _ in 0..<document.tokens[ref.index].count {
             let key = documents.decodedKey(ref.document, index)
-            let member = EditableObject.Member(key: key, node: .raw(ValueRef(document: ref.document, index: index + 1)),
-                                               origin: documents.origin(ref.document, index + 1) ?? origin + "/" + JSONPointer.escape(key))
-            if let at = result.index(of: key) { result.members[at].node = member.node; result.members[at].origin = member.origin } else {
+            let member = EditableObject.Member(
+                key: key, node: .raw(ValueRef(document: ref.document, index: index + 1)),
+                origin: documents.origin(ref.document, index + 1) ?? origin + "/" + JSONPointer.escape(key))
+            if let at = result.index(of: key) {
+                result.members[at].node = member.node; result.members[at].origin = member.origin
+            } else {
                 result.members.append(member)
             }
             index = document.tokens[index + 1].next
@@ -87,8 +93,10 @@ extension Converter {
 
     /// Puts `member` at `path`, creating intermediate objects; returns true when it replaced an existing value.
     /// With `replace: false` an existing value (a `null` counts) is kept.
-    private func put(_ member: EditableObject.Member, at path: [[UInt8]], into object: inout EditableObject,
-                     replace: Bool) -> Bool {
+    private func put(
+        _ member: EditableObject.Member, at path: [[UInt8]], into object: inout EditableObject,
+        replace: Bool
+    ) -> Bool {
         let key = path[0]
         let at = object.index(of: key)
         if path.count == 1 {
@@ -102,7 +110,9 @@ extension Converter {
         }
         var child = at.flatMap { expand(object.members[$0]) } ?? EditableObject()
         let replaced = put(member, at: Array(path.dropFirst()), into: &child, replace: replace)
-        if let at { object.members[at].node = .object(child) } else {
+        if let at {
+            object.members[at].node = .object(child)
+        } else {
             object.members.append(.init(key: key, node: .object(child), origin: member.origin))
         }
         return replaced
@@ -118,7 +128,9 @@ extension Converter {
     }
 
     /// Writes the edited object as JSON, scans it into a new document, and maps its values to their origins.
-    private mutating func rebuild(_ object: EditableObject, mergedDuplicates: [(key: [UInt8], pointer: String)]) -> ValueRef? {
+    private mutating func rebuild(_ object: EditableObject, mergedDuplicates: [(key: [UInt8], pointer: String)])
+        -> ValueRef?
+    {
         var bytes: [UInt8] = []
         write(object, into: &bytes)
         guard case .success(let tape) = JSONTape.scanning(bytes, maxDepth: Int.max) else { return nil }

@@ -97,16 +97,24 @@ extension Converter {
     /// Re-writes the object at `out[start...]` (values only, in `spans`) in wire form: key paths create or descend
     /// into nested objects, the first writer of a place wins, a path crossing a non-object is `output_conflict`;
     /// then the model's `transformToJSON` (`omit`, then `set`).
-    mutating func assembleWireObject(_ model: CompiledModel, spans: [(property: Int, start: Int, end: Int)], from start: Int) {
+    mutating func assembleWireObject(
+        _ model: CompiledModel, spans: [(property: Int, start: Int, end: Int)], from start: Int
+    ) {
         var object = WireObject()
         for span in spans {
             let property = model.properties[span.property]
             let key = property.keys[0]
-            if !object.put(.bytes(ArraySlice(out.bytes(span.start..<span.end))), at: key.components[...], replace: false) {
+            if !object.put(
+                .bytes(ArraySlice(out.bytes(span.start..<span.end))), at: key.components[...], replace: false)
+            {
                 let depth = path.depth
                 for component in key.components { path.push(.literal(component)) }
-                warn(Issue(code: .outputConflict, message:
-                    "\(property.name) is not written: its key path \"\(key.source)\" crosses a value that is not an object"))
+                warn(
+                    Issue(
+                        code: .outputConflict,
+                        message:
+                            "\(property.name) is not written: its key path \"\(key.source)\" crosses a value that is not an object"
+                    ))
                 path.truncate(to: depth)
             }
         }
@@ -116,7 +124,9 @@ extension Converter {
                     object.remove(at: property.keys[0].components[...])
                 }
             }
-            for (key, value) in steps.set { _ = object.put(.bytes(value.bytes[...]), at: key.components[...], replace: true) }
+            for (key, value) in steps.set {
+                _ = object.put(.bytes(value.bytes[...]), at: key.components[...], replace: true)
+            }
         }
         var rewritten: [UInt8] = []
         object.write(into: &rewritten)

@@ -38,13 +38,16 @@ struct Converter {
     var keepsRootModel = false
 
     /// `outputCapacity`: the bytes `out` holds before it grows (the caller's estimate of the output).
-    init(snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
-         tokens: UnsafeBufferPointer<JSONToken>, outputCapacity: Int = 256) {
+    init(
+        snapshot: RegistrySnapshot, options: ConversionOptions, input: UnsafeRawBufferPointer,
+        tokens: UnsafeBufferPointer<JSONToken>, outputCapacity: Int = 256
+    ) {
         self.snapshot = snapshot
         self.options = options
         self.documents = DocumentStack(input: input, tokens: tokens)
         self.diagnostics = Diagnostics(strict: options.mode == .strict)
-        (slots, holds, unread, path, out) = Self.scratchPool.take()
+        (slots, holds, unread, path, out) =
+            Self.scratchPool.take()
             ?? (FrameStack(), FrameStack(), FrameStack(), InputPath(), OutputBuffer(capacity: outputCapacity))
         out.removeAll(reservingCapacity: outputCapacity)
     }
@@ -52,8 +55,12 @@ struct Converter {
     /// Frame stacks, paths and output buffers of finished conversions (`ScratchPool`); a set with a stack grown past
     /// 4,096 elements is not kept, and an output buffer grown past 256 KiB is replaced by a new one
     /// (`recycleScratch`).
-    private static let scratchPool = ScratchPool<(FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath,
-                                                  OutputBuffer)>(limit: 8) {
+    private static let scratchPool = ScratchPool<
+        (
+            FrameStack<Int>, FrameStack<Bool>, FrameStack<Int>, InputPath,
+            OutputBuffer
+        )
+    >(limit: 8) {
         $0.0.capacity <= 4096 && $0.1.capacity <= 4096 && $0.2.capacity <= 4096 && $0.3.capacity <= 4096
     }
 
@@ -91,24 +98,28 @@ struct Converter {
 
     mutating func warn(_ issue: Issue, extra: [UInt8]? = nil) {
         issue.utf8.withUnsafeBytes {
-            diagnostics.record(issue.code, $0, isError: issue.isError ?? diagnostics.strict, at: path, in: documents,
-                               appending: extra)
+            diagnostics.record(
+                issue.code, $0, isError: issue.isError ?? diagnostics.strict, at: path, in: documents,
+                appending: extra)
         }
     }
 
     /// Records `coerced` for the value at `token`, written from `from` on: `<found> converted to <type>
     /// <written>`, the message written straight into the report (the most frequent warning, so it gets no array
     /// of its own).
-    mutating func warnCoerced(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
-                              writtenFrom from: Int, fractionTruncated: Bool) {
+    mutating func warnCoerced(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, as value: CompiledValue,
+        writtenFrom from: Int, fractionTruncated: Bool
+    ) {
         // The written bytes are read in place: nothing writes to `out` while the warning is recorded, so the
         // pointer stays valid. The type's part of the message is opened here rather than in the closure, whose
         // capture of it would cost an atomic retain and release per warning.
         let written = out.bytes(from..<out.count)
         value.coercedInfix.withUnsafeBytes { infix in
             diagnostics.record(.coerced, isError: diagnostics.strict, at: path, in: documents) { message in
-                Self.writeCoercedMessage(token, bytes, infix: infix, written: written,
-                                         fractionTruncated: fractionTruncated, into: &message)
+                Self.writeCoercedMessage(
+                    token, bytes, infix: infix, written: written,
+                    fractionTruncated: fractionTruncated, into: &message)
             }
         }
     }
@@ -116,12 +127,15 @@ struct Converter {
     /// `<found> converted to <type> <written>`, and ` (fraction truncated)` when it was. A short string without
     /// escapes, the common case, is shown as `string "<its raw bytes>"`, and then the whole message is one append;
     /// any other value is shown as `ValueDescription` describes it.
-    private static func writeCoercedMessage(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer,
-                                            infix: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer,
-                                            fractionTruncated: Bool, into message: inout [UInt8]) {
+    private static func writeCoercedMessage(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer,
+        infix: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer,
+        fractionTruncated: Bool, into message: inout [UInt8]
+    ) {
         let truncated: StaticString = " (fraction truncated)"
-        let suffix = UnsafeRawBufferPointer(start: truncated.utf8Start,
-                                            count: fractionTruncated ? truncated.utf8CodeUnitCount : 0)
+        let suffix = UnsafeRawBufferPointer(
+            start: truncated.utf8Start,
+            count: fractionTruncated ? truncated.utf8CodeUnitCount : 0)
         guard let shown = ValueDescription.plainShortString(token, in: bytes) else {
             message.append(utf8: ValueDescription.describe(token, in: bytes))
             message.append(bytes: infix, written)
@@ -189,14 +203,17 @@ struct Converter {
             let fromModel = fromModel
             result = Converter.withText(token, bytes, into: &out) { text, out in
                 switch value.kind {
-                case .bool, .integer, .float, .double: TypeCoercion.numeric(token, bytes, text: text, as: value, into: &out)
+                case .bool, .integer, .float, .double:
+                    TypeCoercion.numeric(token, bytes, text: text, as: value, into: &out)
                 case .number: TypeCoercion.numberText(token, bytes, text: text, into: &out)
                 case .decimal: TypeCoercion.decimal(token, bytes, text: text, into: &out)
                 case .string: TypeCoercion.string(token, bytes, into: &out)
                 case .url: TypeCoercion.url(token, bytes, text: text, into: &out)
                 case .data: TypeCoercion.data(token, bytes, text: text, as: value, into: &out)
-                case .date: TypeCoercion.date(token, bytes, text: text, as: value, fromModel: fromModel,
-                                              instant: &instant, into: &out)
+                case .date:
+                    TypeCoercion.date(
+                        token, bytes, text: text, as: value, fromModel: fromModel,
+                        instant: &instant, into: &out)
                 case .uuid: TypeCoercion.uuid(token, bytes, text: text, into: &out)
                 case .calendarDate: TypeCoercion.calendarDate(token, bytes, text: text, into: &out)
                 default: preconditionFailure("unreachable")
@@ -221,8 +238,10 @@ struct Converter {
     }
 
     /// Calls `body` with a string token's decoded bytes (the raw slice when it has no escapes; empty for others).
-    private static func withText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer,
-                                 _ body: (UnsafeRawBufferPointer, inout OutputBuffer) -> TypeCoercion.Result)
+    private static func withText(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer,
+        _ body: (UnsafeRawBufferPointer, inout OutputBuffer) -> TypeCoercion.Result
+    )
         -> TypeCoercion.Result
     {
         guard token.kind == .string else { return body(UnsafeRawBufferPointer(start: nil, count: 0), &out) }
@@ -238,7 +257,9 @@ extension Converter {
     static func mismatch(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, _ value: CompiledValue)
         -> TypeCoercion.Result
     {
-        token.kind == .null ? .noValue : TypeCoercion.dropped(
-            .wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
+        token.kind == .null
+            ? .noValue
+            : TypeCoercion.dropped(
+                .wrongType, "expected \(value.typeName), got \(ValueDescription.describe(token, in: bytes))")
     }
 }

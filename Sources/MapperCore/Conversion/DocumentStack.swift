@@ -44,14 +44,17 @@ struct DocumentStack {
     }
 
     /// Adds a rebuilt document; returns its index.
-    mutating func add(bytes: [UInt8], tape: JSONTape, origins: [Int: String],
-                      mergedDuplicates: [(key: [UInt8], pointer: String)]) -> Int {
+    mutating func add(
+        bytes: [UInt8], tape: JSONTape, origins: [Int: String],
+        mergedDuplicates: [(key: [UInt8], pointer: String)]
+    ) -> Int {
         let rebuilt = self.rebuilt.writableBox { Rebuilt() }
         let document = OwnedDocument(bytes: bytes, tokens: tape.tokens)
         rebuilt.value.owned.append(document)
         rebuilt.value.documents.append(
-            Document(bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
-                     tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
+            Document(
+                bytes: UnsafeRawBufferPointer(rebasing: document.bytes[0..<bytes.count]),
+                tokens: UnsafeBufferPointer(rebasing: document.tokens[0..<tape.tokens.count])))
         rebuilt.value.origins.append(origins)
         rebuilt.value.merged.append(mergedDuplicates)
         return rebuilt.value.documents.count

@@ -102,8 +102,10 @@ final class InputPath {
     }
 
     /// Appends the pointer of a path in coded form (`writeCoded`), its keys read from `document` (the input).
-    static func writePointer(coded: UnsafeRawBufferPointer, in document: DocumentStack.Document,
-                             into out: inout [UInt8]) {
+    static func writePointer(
+        coded: UnsafeRawBufferPointer, in document: DocumentStack.Document,
+        into out: inout [UInt8]
+    ) {
         for offset in stride(from: 0, to: coded.count, by: 8) {
             let word = coded.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             out.append(UInt8(ascii: "/"))

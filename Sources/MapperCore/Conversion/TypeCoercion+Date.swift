@@ -5,9 +5,11 @@ extension TypeCoercion {
     /// milliseconds when `epochMillis` is an input format). With `fromModel`, the output format is tried first and
     /// an epoch output format makes numbers expected, not `coerced` (docs/api.md, "Converting one object").
     /// `instant` receives the parsed instant for constraint checks.
-    static func date(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                     as target: CompiledValue, fromModel: Bool, instant: inout Instant,
-                     into out: inout some ByteSink) -> Result {
+    static func date(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        as target: CompiledValue, fromModel: Bool, instant: inout Instant,
+        into out: inout some ByteSink
+    ) -> Result {
         let found = { ValueDescription.describe(token, in: bytes) }
         let formats = fromModel ? target.modelFormDateInput : target.dateInput
         let epochDeclared = formats.contains { $0 == .epoch || $0 == .epochMillis }
@@ -17,8 +19,9 @@ extension TypeCoercion {
         switch token.kind {
         case .null: return .noValue
         case .number:
-            reading = DateFormatting.readEpoch(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]),
-                                               millis: millis)
+            reading = DateFormatting.readEpoch(
+                UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]),
+                millis: millis)
             isCoerced = !epochDeclared
         case .string:
             for format in formats {
@@ -57,8 +60,13 @@ extension TypeCoercion {
             DateFormatting.write(parsed, as: target.dateOutput, into: &out)
         }
         if truncated {
-            return Result(outcome: .value, issue: Issue(code: .fractionTruncated,
-                message: "\(found()) truncated to microseconds: \(String(decoding: out.written(from: start), as: UTF8.self))"))
+            return Result(
+                outcome: .value,
+                issue: Issue(
+                    code: .fractionTruncated,
+                    message:
+                        "\(found()) truncated to microseconds: \(String(decoding: out.written(from: start), as: UTF8.self))"
+                ))
         }
         if isCoerced { return coerced(from: start) }
         return .value

@@ -8,8 +8,10 @@ extension TypeCoercion {
     /// `not_a_uuid`; other JSON kinds `wrong_type`; `null` no value.
     ///
     ///     "6FA459EA-EE8A-3CA4-894E-DB77E160355E" → "6fa459ea-ee8a-3ca4-894e-db77e160355e"
-    static func uuid(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                     into out: inout some ByteSink) -> Result {
+    static func uuid(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        into out: inout some ByteSink
+    ) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string:
@@ -39,8 +41,10 @@ extension TypeCoercion {
     /// `invalid_date`; other JSON kinds `wrong_type`; `null` no value.
     ///
     ///     "2015-09-04" → "2015-09-04"        "2015-09-04T00:12:21+08:00" → "2015-09-03" (coerced)
-    static func calendarDate(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                             into out: inout some ByteSink) -> Result {
+    static func calendarDate(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        into out: inout some ByteSink
+    ) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string:
@@ -71,7 +75,7 @@ extension TypeCoercion {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
-              (1...12).contains(month), day >= 1, day <= Instant.daysInMonth(month, year: year)
+            (1...12).contains(month), day >= 1, day <= Instant.daysInMonth(month, year: year)
         else { return nil }
         return DateFields(year: year, month: month, day: day)
     }

@@ -46,22 +46,31 @@ enum TypeCoercion {
         // Every spelling starts with one of these bytes; number strings, the common case here, start with none.
         switch s.first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "t"),
-             UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "("), UInt8(ascii: "<"):
+            UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "("), UInt8(ascii: "<"):
             break
         default:
             return nil
         }
         switch s.count {
-        case 2: return s.elementsEqual("no".utf8) || s.elementsEqual("No".utf8) || s.elementsEqual("NO".utf8) ? .no : nil
+        case 2:
+            return s.elementsEqual("no".utf8) || s.elementsEqual("No".utf8) || s.elementsEqual("NO".utf8) ? .no : nil
         case 3:
             if s.elementsEqual("yes".utf8) || s.elementsEqual("Yes".utf8) || s.elementsEqual("YES".utf8) { return .yes }
-            if s.elementsEqual("nil".utf8) || s.elementsEqual("Nil".utf8) || s.elementsEqual("NIL".utf8) { return .null }
+            if s.elementsEqual("nil".utf8) || s.elementsEqual("Nil".utf8) || s.elementsEqual("NIL".utf8) {
+                return .null
+            }
             return nil
         case 4:
-            if s.elementsEqual("true".utf8) || s.elementsEqual("True".utf8) || s.elementsEqual("TRUE".utf8) { return .yes }
-            if s.elementsEqual("null".utf8) || s.elementsEqual("Null".utf8) || s.elementsEqual("NULL".utf8) { return .null }
+            if s.elementsEqual("true".utf8) || s.elementsEqual("True".utf8) || s.elementsEqual("TRUE".utf8) {
+                return .yes
+            }
+            if s.elementsEqual("null".utf8) || s.elementsEqual("Null".utf8) || s.elementsEqual("NULL".utf8) {
+                return .null
+            }
             return nil
-        case 5: return s.elementsEqual("false".utf8) || s.elementsEqual("False".utf8) || s.elementsEqual("FALSE".utf8) ? .no : nil
+        case 5:
+            return s.elementsEqual("false".utf8) || s.elementsEqual("False".utf8) || s.elementsEqual("FALSE".utf8)
+                ? .no : nil
         case 6:
             return ["(null)", "(Null)", "(NULL)", "<null>", "<Null>", "<NULL>"].contains { s.elementsEqual($0.utf8) }
                 ? .null : nil
@@ -72,8 +81,10 @@ enum TypeCoercion {
     // MARK: - Numeric targets
 
     /// `bool`, integer types, `float` and `double`. `text` is the decoded string for string tokens.
-    static func numeric(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                        as target: CompiledValue, into out: inout some ByteSink) -> Result {
+    static func numeric(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        as target: CompiledValue, into out: inout some ByteSink
+    ) -> Result {
         let start = out.count
         func implicit(_ issue: Issue) -> Result {
             writeZero(target, into: &out)
@@ -85,8 +96,9 @@ enum TypeCoercion {
         let found = Found(token: token, bytes: bytes)
         switch token.kind {
         case .number:
-            return number(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: target,
-                          coerced: false, found: found, into: &out)
+            return number(
+                UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: target,
+                coerced: false, found: found, into: &out)
         case .true, .false:
             let isTrue = token.kind == .true
             if case .bool = target.kind {
@@ -100,12 +112,15 @@ enum TypeCoercion {
             switch entry {
             case .yes?, .no?:
                 let isTrue = entry == .yes
-                if case .bool = target.kind { out.append(contentsOf: (isTrue ? "true" : "false").utf8) } else {
+                if case .bool = target.kind {
+                    out.append(contentsOf: (isTrue ? "true" : "false").utf8)
+                } else {
                     out.append(isTrue ? UInt8(ascii: "1") : UInt8(ascii: "0"))
                 }
                 return coerced(from: start)
             case .null?:
-                return implicit(.nullToDefault, "\(found.text) is a null spelling; \(target.typeName) left at its default")
+                return implicit(
+                    .nullToDefault, "\(found.text) is a null spelling; \(target.typeName) left at its default")
             case nil:
                 let trimmed = NumberText.trimmingJSONWhitespace(text)
                 guard NumberText.isJSONNumber(trimmed) else {
@@ -126,8 +141,10 @@ enum TypeCoercion {
     }
 
     /// A grammar-valid number text into a numeric target.
-    private static func number(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
-                               found: Found, into out: inout some ByteSink) -> Result {
+    private static func number(
+        _ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
+        found: Found, into out: inout some ByteSink
+    ) -> Result {
         let start = out.count
         switch target.kind {
         case .bool:
@@ -156,8 +173,13 @@ enum TypeCoercion {
                     return result
                 }
                 if truncated {
-                    return Result(outcome: .value, issue: Issue(code: .fractionTruncated, message:
-                        "\(found.text) truncated to \(target.typeName) \(String(decoding: out.written(from: start), as: UTF8.self))"))
+                    return Result(
+                        outcome: .value,
+                        issue: Issue(
+                            code: .fractionTruncated,
+                            message:
+                                "\(found.text) truncated to \(target.typeName) \(String(decoding: out.written(from: start), as: UTF8.self))"
+                        ))
                 }
                 return .value
             }
@@ -172,8 +194,10 @@ enum TypeCoercion {
     /// `precision_lost` when the written value differs from the text's. Out of line, so that the integer and
     /// bool paths of `number` stay as small as they were before this check.
     @inline(never)
-    private static func floatingPoint(_ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
-                                      found: Found, into out: inout some ByteSink) -> Result {
+    private static func floatingPoint(
+        _ text: UnsafeRawBufferPointer, as target: CompiledValue, coerced isCoerced: Bool,
+        found: Found, into out: inout some ByteSink
+    ) -> Result {
         let start = out.count
         let surelyExact: Bool
         if case .float = target.kind {
@@ -195,13 +219,18 @@ enum TypeCoercion {
     /// kept, with `precision_lost` when the two differ numerically (`16777217` as float writes `16777216`, `1e-400`
     /// writes `0`). Out of line: only numbers that the fast reading path did not settle get here.
     @inline(never)
-    private static func checkingPrecision(_ text: UnsafeRawBufferPointer, written start: Int, _ target: CompiledValue,
-                                          _ found: Found, coerced isCoerced: Bool, in out: some ByteSink) -> Result {
+    private static func checkingPrecision(
+        _ text: UnsafeRawBufferPointer, written start: Int, _ target: CompiledValue,
+        _ found: Found, coerced isCoerced: Bool, in out: some ByteSink
+    ) -> Result {
         var result = isCoerced ? coerced(from: start) : .value
         let written = out.written(from: start)
         if written.withUnsafeBytes({ NumberText.compare($0, text) }) != 0 {
-            result.issue = Issue(code: .precisionLost, message:
-                "\(found.text) cannot be held exactly by \(target.typeName): written as \(String(decoding: written, as: UTF8.self))")
+            result.issue = Issue(
+                code: .precisionLost,
+                message:
+                    "\(found.text) cannot be held exactly by \(target.typeName): written as \(String(decoding: written, as: UTF8.self))"
+            )
         }
         return result
     }
@@ -253,8 +282,9 @@ enum TypeCoercion {
 
     private static func outOfRange(_ target: CompiledValue, _ found: String, into out: inout some ByteSink) -> Result {
         writeZero(target, into: &out)
-        return Result(outcome: .implicitDefault,
-                      issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
+        return Result(
+            outcome: .implicitDefault,
+            issue: Issue(code: .outOfRange, message: "\(found) is out of range for \(target.typeName)"))
     }
 
     /// A value written from `start` on, converted from another kind or spelling: the converter records its
@@ -272,7 +302,11 @@ enum TypeCoercion {
     }
 
     static func writeZero(_ target: CompiledValue, into out: inout some ByteSink) {
-        if case .bool = target.kind { writeZero(isBool: true, into: &out) } else { writeZero(isBool: false, into: &out) }
+        if case .bool = target.kind {
+            writeZero(isBool: true, into: &out)
+        } else {
+            writeZero(isBool: false, into: &out)
+        }
     }
 
     /// `false` for a `bool`, else `0`.
@@ -287,8 +321,10 @@ enum TypeCoercion {
 
     // MARK: - number, decimal, string
 
-    static func numberText(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                           into out: inout some ByteSink) -> Result {
+    static func numberText(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        into out: inout some ByteSink
+    ) -> Result {
         let start = out.count
         switch token.kind {
         case .number:
@@ -297,7 +333,8 @@ enum TypeCoercion {
         case .true: writeBool(true, into: &out); return .value
         case .false: writeBool(false, into: &out); return .value
         case .null: return .noValue
-        case .array, .object: return dropped(.wrongType, "expected number, got \(ValueDescription.describe(token, in: bytes))")
+        case .array, .object:
+            return dropped(.wrongType, "expected number, got \(ValueDescription.describe(token, in: bytes))")
         case .string:
             switch tableEntry(text) {
             case .yes?: writeBool(true, into: &out)
@@ -314,8 +351,10 @@ enum TypeCoercion {
         }
     }
 
-    static func decimal(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                        into out: inout some ByteSink) -> Result {
+    static func decimal(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        into out: inout some ByteSink
+    ) -> Result {
         let start = out.count
         let found = Found(token: token, bytes: bytes)
         switch token.kind {
@@ -333,7 +372,9 @@ enum TypeCoercion {
         case .array, .object: return dropped(.wrongType, "expected decimal, got \(found.text)")
         case .string:
             let trimmed = NumberText.trimmingJSONWhitespace(text)
-            guard NumberText.isJSONNumber(trimmed) else { return dropped(.notANumber, "expected decimal, got \(found.text)") }
+            guard NumberText.isJSONNumber(trimmed) else {
+                return dropped(.notANumber, "expected decimal, got \(found.text)")
+            }
             if let value = DecimalValue(jsonNumber: trimmed) {
                 value.write(into: &out)
             } else if !DecimalValue.writeHugeExponent(trimmed, into: &out) {
@@ -373,8 +414,10 @@ enum TypeCoercion {
 
     // MARK: - url, data
 
-    static func url(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                    into out: inout some ByteSink) -> Result {
+    static func url(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        into out: inout some ByteSink
+    ) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string:
@@ -389,8 +432,10 @@ enum TypeCoercion {
         }
     }
 
-    static func data(_ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
-                     as target: CompiledValue, into out: inout some ByteSink) -> Result {
+    static func data(
+        _ token: JSONToken, _ bytes: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer,
+        as target: CompiledValue, into out: inout some ByteSink
+    ) -> Result {
         switch token.kind {
         case .null: return .noValue
         case .string where !target.base64:

@@ -25,7 +25,7 @@
 // are not part of RFC 3986 and are rejected.
 
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// RFC 3986 `URI-reference` syntax check.
@@ -41,32 +41,32 @@ enum URIReference {
     /// Every such text is a `URI`; `false` only means "ask the grammar".
     static func isPlainHTTP(_ text: UnsafeRawBufferPointer) -> Bool {
         guard text.count >= 8, text[0] | Byte.caseBit == UInt8(ascii: "h"), text[1] | Byte.caseBit == UInt8(ascii: "t"),
-              text[2] | Byte.caseBit == UInt8(ascii: "t"), text[3] | Byte.caseBit == UInt8(ascii: "p")
+            text[2] | Byte.caseBit == UInt8(ascii: "t"), text[3] | Byte.caseBit == UInt8(ascii: "p")
         else { return false }
         var prefix = 4
         if text[prefix] | Byte.caseBit == UInt8(ascii: "s") { prefix += 1 }
         guard text.count >= prefix + 3, text[prefix] == Byte.colon, text[prefix + 1] == Byte.slash,
-              text[prefix + 2] == Byte.slash
+            text[prefix + 2] == Byte.slash
         else { return false }
         prefix += 3
         let end = text.count
         let bytes = text.baseAddress!
         var index = prefix
         #if arch(x86_64)
-        while index &+ 16 <= end {
-            let hostBytes = Byte.hostByteCount(bytes + index)
-            index &+= hostBytes
-            if hostBytes < 16 { break }
-        }
+            while index &+ 16 <= end {
+                let hostBytes = Byte.hostByteCount(bytes + index)
+                index &+= hostBytes
+                if hostBytes < 16 { break }
+            }
         #endif
         while index < end, Byte.isHostByte(text[index]) { index += 1 }
         // The host ends the authority only where a path, query or fragment starts (not at a port or userinfo).
         guard index > prefix, index == end || Byte.isComponentDelimiter(text[index]) else { return false }
         #if arch(x86_64)
-        while index &+ 16 <= end, Byte.allPlainPathBytes(bytes + index) { index &+= 16 }
-        // Fewer than sixteen bytes left: read them as the text's last sixteen. Those before `index` are host or
-        // plain path bytes, plain themselves, so all sixteen plain means a path without `#` to the end.
-        if index < end, index &+ 16 > end, end >= 16, Byte.allPlainPathBytes(bytes + end - 16) { return true }
+            while index &+ 16 <= end, Byte.allPlainPathBytes(bytes + index) { index &+= 16 }
+            // Fewer than sixteen bytes left: read them as the text's last sixteen. Those before `index` are host or
+            // plain path bytes, plain themselves, so all sixteen plain means a path without `#` to the end.
+            if index < end, index &+ 16 > end, end >= 16, Byte.allPlainPathBytes(bytes + end - 16) { return true }
         #endif
         var hashes = 0
         while index < end {
@@ -365,7 +365,7 @@ enum URIReference {
         /// One lookup in a 128-bit set (bit `b` set for each allowed ASCII byte `b`).
         static func isPlainPathByte(_ byte: UInt8) -> Bool {
             // unreserved  ALPHA DIGIT - . _ ~   sub-delims  ! $ & ' ( ) * + , ; =   and  : @ / ?
-            let low: UInt64 = 0xAFFF_FFD2_0000_0000   // bytes 0–63: ! $ & ' ( ) * + , - . / 0–9 : ; = ?
+            let low: UInt64 = 0xAFFF_FFD2_0000_0000  // bytes 0–63: ! $ & ' ( ) * + , - . / 0–9 : ; = ?
             let high: UInt64 = 0x47FF_FFFE_87FF_FFFF  // bytes 64–127: @ A–Z _ a–z ~
             if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
             if byte < 128 { return high >> UInt64(byte - 64) & 1 == 1 }
@@ -373,44 +373,47 @@ enum URIReference {
         }
 
         #if arch(x86_64)
-        /// How many of the sixteen bytes at `bytes` are `isHostByte` before the first that is not (16 when all
-        /// are), in SSE2. Each range is one signed comparison once shifted to start at -128; letters are compared
-        /// with bit 0x20 set, which makes capitals lowercase and moves no other byte into `a`–`z`.
-        @inline(__always)
-        static func hostByteCount(_ bytes: UnsafeRawPointer) -> Int {
-            func inRange(_ vector: __m128i, from low: UInt8, count: Int8) -> __m128i {
-                let shifted = _mm_add_epi8(vector, _mm_set1_epi8(CChar(bitPattern: 0x80 &- low)))
-                return _mm_cmplt_epi8(shifted, _mm_set1_epi8(-128 + count))
+            /// How many of the sixteen bytes at `bytes` are `isHostByte` before the first that is not (16 when all
+            /// are), in SSE2. Each range is one signed comparison once shifted to start at -128; letters are compared
+            /// with bit 0x20 set, which makes capitals lowercase and moves no other byte into `a`–`z`.
+            @inline(__always)
+            static func hostByteCount(_ bytes: UnsafeRawPointer) -> Int {
+                func inRange(_ vector: __m128i, from low: UInt8, count: Int8) -> __m128i {
+                    let shifted = _mm_add_epi8(vector, _mm_set1_epi8(CChar(bitPattern: 0x80 &- low)))
+                    return _mm_cmplt_epi8(shifted, _mm_set1_epi8(-128 + count))
+                }
+                let chunk = _mm_loadu_si128(bytes.assumingMemoryBound(to: __m128i.self))
+                let letters = inRange(_mm_or_si128(chunk, _mm_set1_epi8(0x20)), from: UInt8(ascii: "a"), count: 26)
+                let digits = inRange(chunk, from: UInt8(ascii: "0"), count: 10)
+                let marks = inRange(chunk, from: minus, count: 2)  // `-` and `.`
+                let host = UInt32(
+                    truncatingIfNeeded: _mm_movemask_epi8(_mm_or_si128(letters, _mm_or_si128(digits, marks))))
+                return (host ^ 0xFFFF | 0x1_0000).trailingZeroBitCount
             }
-            let chunk = _mm_loadu_si128(bytes.assumingMemoryBound(to: __m128i.self))
-            let letters = inRange(_mm_or_si128(chunk, _mm_set1_epi8(0x20)), from: UInt8(ascii: "a"), count: 26)
-            let digits = inRange(chunk, from: UInt8(ascii: "0"), count: 10)
-            let marks = inRange(chunk, from: minus, count: 2)  // `-` and `.`
-            let host = UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_or_si128(letters, _mm_or_si128(digits, marks))))
-            return (host ^ 0xFFFF | 0x1_0000).trailingZeroBitCount
-        }
 
-        /// Whether all sixteen bytes at `bytes` are `isPlainPathByte`, in SSE2: the printable ASCII bytes
-        /// U+0021–U+007E except `"` `#` `%` `<` `>` `[` `\` `]` `^` `` ` `` `{` `|` `}`. Read as signed, every byte
-        /// below U+0021 and every non-ASCII byte is less than 0x21; with bit 0x20 set, `[` `\` `]` become `{` `|`
-        /// `}`, and with bit 0x02 set `<` becomes `>`.
-        @inline(__always)
-        static func allPlainPathBytes(_ bytes: UnsafeRawPointer) -> Bool {
-            func equal(_ vector: __m128i, _ byte: UInt8) -> __m128i {
-                _mm_cmpeq_epi8(vector, _mm_set1_epi8(CChar(bitPattern: byte)))
+            /// Whether all sixteen bytes at `bytes` are `isPlainPathByte`, in SSE2: the printable ASCII bytes
+            /// U+0021–U+007E except `"` `#` `%` `<` `>` `[` `\` `]` `^` `` ` `` `{` `|` `}`. Read as signed, every byte
+            /// below U+0021 and every non-ASCII byte is less than 0x21; with bit 0x20 set, `[` `\` `]` become `{` `|`
+            /// `}`, and with bit 0x02 set `<` becomes `>`.
+            @inline(__always)
+            static func allPlainPathBytes(_ bytes: UnsafeRawPointer) -> Bool {
+                func equal(_ vector: __m128i, _ byte: UInt8) -> __m128i {
+                    _mm_cmpeq_epi8(vector, _mm_set1_epi8(CChar(bitPattern: byte)))
+                }
+                let chunk = _mm_loadu_si128(bytes.assumingMemoryBound(to: __m128i.self))
+                let folded = _mm_or_si128(chunk, _mm_set1_epi8(0x20))
+                let angled = _mm_or_si128(chunk, _mm_set1_epi8(0x02))
+                let outside = _mm_or_si128(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x21)), equal(chunk, 0x7F))
+                let marks = _mm_or_si128(
+                    _mm_or_si128(equal(chunk, UInt8(ascii: "\"")), equal(chunk, hash)),
+                    _mm_or_si128(equal(chunk, UInt8(ascii: "%")), equal(angled, UInt8(ascii: ">"))))
+                let brackets = _mm_or_si128(
+                    _mm_or_si128(equal(folded, UInt8(ascii: "{")), equal(folded, UInt8(ascii: "|"))),
+                    equal(folded, UInt8(ascii: "}")))
+                let accents = _mm_or_si128(equal(chunk, UInt8(ascii: "^")), equal(chunk, UInt8(ascii: "`")))
+                let refused = _mm_or_si128(_mm_or_si128(outside, marks), _mm_or_si128(brackets, accents))
+                return _mm_movemask_epi8(refused) == 0
             }
-            let chunk = _mm_loadu_si128(bytes.assumingMemoryBound(to: __m128i.self))
-            let folded = _mm_or_si128(chunk, _mm_set1_epi8(0x20))
-            let angled = _mm_or_si128(chunk, _mm_set1_epi8(0x02))
-            let outside = _mm_or_si128(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x21)), equal(chunk, 0x7F))
-            let marks = _mm_or_si128(_mm_or_si128(equal(chunk, UInt8(ascii: "\"")), equal(chunk, hash)),
-                                     _mm_or_si128(equal(chunk, UInt8(ascii: "%")), equal(angled, UInt8(ascii: ">"))))
-            let brackets = _mm_or_si128(_mm_or_si128(equal(folded, UInt8(ascii: "{")), equal(folded, UInt8(ascii: "|"))),
-                                        equal(folded, UInt8(ascii: "}")))
-            let accents = _mm_or_si128(equal(chunk, UInt8(ascii: "^")), equal(chunk, UInt8(ascii: "`")))
-            let refused = _mm_or_si128(_mm_or_si128(outside, marks), _mm_or_si128(brackets, accents))
-            return _mm_movemask_epi8(refused) == 0
-        }
         #endif
 
         /// `/`, `?` or `#`: what ends an authority or a path segment that follows no scheme.

@@ -34,10 +34,10 @@ enum BuiltinDateParser {
     /// `yyyy-MM-dd` alone, or followed by a separator, `HH:mm:ss`, an optional fraction and an optional zone.
     private static func parseRFC3339(_ text: UnsafeRawBufferPointer) -> (DateFields, truncated: Bool)? {
         guard let year = DateScanning.fixedDigits(text, at: 0, count: 4),
-              DateScanning.byte(UInt8(ascii: "-"), in: text, at: 4),
-              let month = DateScanning.fixedDigits(text, at: 5, count: 2),
-              DateScanning.byte(UInt8(ascii: "-"), in: text, at: 7),
-              let day = DateScanning.fixedDigits(text, at: 8, count: 2)
+            DateScanning.byte(UInt8(ascii: "-"), in: text, at: 4),
+            let month = DateScanning.fixedDigits(text, at: 5, count: 2),
+            DateScanning.byte(UInt8(ascii: "-"), in: text, at: 7),
+            let day = DateScanning.fixedDigits(text, at: 8, count: 2)
         else { return nil }
         var fields = DateFields(year: year, month: month, day: day)
         if text.count == 10 {
@@ -83,11 +83,11 @@ enum BuiltinDateParser {
     static func parseWeiboByteByByte(_ text: UnsafeRawBufferPointer) -> (DateFields, truncated: Bool)? {
         let space = UInt8(ascii: " ")
         guard DateNames.weekdayAbbreviation(in: text, at: 0) != nil,
-              DateScanning.byte(space, in: text, at: 3),
-              let month = DateNames.monthAbbreviation(in: text, at: 4),
-              DateScanning.byte(space, in: text, at: 7),
-              let day = DateScanning.fixedDigits(text, at: 8, count: 2),
-              DateScanning.byte(space, in: text, at: 10)
+            DateScanning.byte(space, in: text, at: 3),
+            let month = DateNames.monthAbbreviation(in: text, at: 4),
+            DateScanning.byte(space, in: text, at: 7),
+            let day = DateScanning.fixedDigits(text, at: 8, count: 2),
+            DateScanning.byte(space, in: text, at: 10)
         else { return nil }
         var fields = DateFields(year: 1970, month: month, day: day)
         guard readTime(text, at: 11, into: &fields) else { return nil }
@@ -98,10 +98,10 @@ enum BuiltinDateParser {
             index += 4
         }
         guard DateScanning.byte(space, in: text, at: index),
-              let zone = DateScanning.offset(text, at: index + 1, style: .hoursMinutes),
-              DateScanning.byte(space, in: text, at: zone.end),
-              let year = DateScanning.fixedDigits(text, at: zone.end + 1, count: 4),
-              zone.end + 5 == text.count
+            let zone = DateScanning.offset(text, at: index + 1, style: .hoursMinutes),
+            DateScanning.byte(space, in: text, at: zone.end),
+            let year = DateScanning.fixedDigits(text, at: zone.end + 1, count: 4),
+            zone.end + 5 == text.count
         else { return nil }
         fields.year = year
         fields.offsetMinutes = zone.minutes
@@ -123,11 +123,11 @@ enum BuiltinDateParser {
         // The fixed bytes (spaces, colons), and where the digits are, in each word (bytes 22 and 23 in the third);
         // the zone's sign is read alone.
         guard names & 0xFF00_0000_FF00_0000 == 0x2000_0000_2000_0000,
-              time & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0020_0000,
-              zone & 0x0000_0000_FF00_00FF == 0x0000_0000_2000_003A,
-              year & 0x0000_0000_FF00_0000 == 0x0000_0000_2000_0000,
-              allDigits(time, 0xFFFF_00FF_FF00_FFFF), allDigits(zone, 0xFFFF_FF00_00FF_FF00),
-              allDigits(year, 0xFFFF_FFFF_00FF_0000)
+            time & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0020_0000,
+            zone & 0x0000_0000_FF00_00FF == 0x0000_0000_2000_003A,
+            year & 0x0000_0000_FF00_0000 == 0x0000_0000_2000_0000,
+            allDigits(time, 0xFFFF_00FF_FF00_FFFF), allDigits(zone, 0xFFFF_FF00_00FF_FF00),
+            allDigits(year, 0xFFFF_FFFF_00FF_0000)
         else { return nil }
         let sign: Int
         switch UInt8(truncatingIfNeeded: zone >> 32) {
@@ -136,7 +136,7 @@ enum BuiltinDateParser {
         default: return nil
         }
         guard DateNames.weekday(packed: UInt32(truncatingIfNeeded: names) & 0xFF_FFFF) != nil,
-              let month = DateNames.month(packed: UInt32(truncatingIfNeeded: names >> 32) & 0xFF_FFFF)
+            let month = DateNames.month(packed: UInt32(truncatingIfNeeded: names >> 32) & 0xFF_FFFF)
         else { return nil }
         // Byte `i` of `pairs(word)` is ten times digit `i` plus digit `i + 1` (digits are at most 9, so no byte
         // carries into the next).
@@ -152,9 +152,10 @@ enum BuiltinDateParser {
         let zoneMinutes = pair(yearPairs, at: 1)
         // `DateScanning.offset`'s ranges.
         guard zoneHours <= 23, zoneMinutes <= 59 else { return nil }
-        return DateFields(year: pair(yearPairs, at: 4) * 100 + pair(yearPairs, at: 6), month: month,
-                          day: pair(timePairs, at: 0), hour: pair(timePairs, at: 3), minute: pair(timePairs, at: 6),
-                          second: pair(zonePairs, at: 1), offsetMinutes: sign * (zoneHours * 60 + zoneMinutes))
+        return DateFields(
+            year: pair(yearPairs, at: 4) * 100 + pair(yearPairs, at: 6), month: month,
+            day: pair(timePairs, at: 0), hour: pair(timePairs, at: 3), minute: pair(timePairs, at: 6),
+            second: pair(zonePairs, at: 1), offsetMinutes: sign * (zoneHours * 60 + zoneMinutes))
     }
 
     /// Whether every byte of `word` that `mask` selects (0xFF) is an ASCII digit: its high half is 3, and adding
@@ -171,10 +172,10 @@ enum BuiltinDateParser {
     /// `HH:mm:ss` at `index` (eight bytes).
     private static func readTime(_ text: UnsafeRawBufferPointer, at index: Int, into fields: inout DateFields) -> Bool {
         guard let hour = DateScanning.fixedDigits(text, at: index, count: 2),
-              DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 2),
-              let minute = DateScanning.fixedDigits(text, at: index + 3, count: 2),
-              DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 5),
-              let second = DateScanning.fixedDigits(text, at: index + 6, count: 2)
+            DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 2),
+            let minute = DateScanning.fixedDigits(text, at: index + 3, count: 2),
+            DateScanning.byte(UInt8(ascii: ":"), in: text, at: index + 5),
+            let second = DateScanning.fixedDigits(text, at: index + 6, count: 2)
         else { return false }
         fields.hour = hour
         fields.minute = minute

@@ -24,8 +24,10 @@ struct DateFields: Equatable, Sendable {
 
     init() {}
 
-    init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
-         microsecond: Int = 0, offsetMinutes: Int = 0) {
+    init(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
+        microsecond: Int = 0, offsetMinutes: Int = 0
+    ) {
         self.year = year
         self.month = month
         self.day = day
@@ -47,9 +49,10 @@ struct DateFields: Equatable, Sendable {
         }
         let civil = Instant.civilFromDays(Int(days))
         let seconds = Int(inDay / Instant.microsecondsPerSecond)
-        self.init(year: civil.year, month: civil.month, day: civil.day,
-                  hour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60,
-                  microsecond: Int(inDay % Instant.microsecondsPerSecond))
+        self.init(
+            year: civil.year, month: civil.month, day: civil.day,
+            hour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60,
+            microsecond: Int(inDay % Instant.microsecondsPerSecond))
     }
 
     /// The instant these fields denote, or nil when a field is out of its range or the instant (after applying the
@@ -58,8 +61,9 @@ struct DateFields: Equatable, Sendable {
         guard isInRange else { return nil }
         let days = Int64(Instant.daysFromCivil(year: year, month: month, day: day))
         let seconds = Int64(hour * 3600 + minute * 60 + second - offsetMinutes * 60)
-        let result = Instant(microseconds: days * Instant.microsecondsPerDay
-                             + seconds * Instant.microsecondsPerSecond + Int64(microsecond))
+        let result = Instant(
+            microseconds: days * Instant.microsecondsPerDay
+                + seconds * Instant.microsecondsPerSecond + Int64(microsecond))
         return result.isInRange ? result : nil
     }
 

@@ -77,8 +77,9 @@ private struct EpochNumber {
         integerCount = index - integerStart
         if DateScanning.byte(UInt8(ascii: "."), in: text, at: index) {
             fractionStart = index + 1
-            index = Self.skipDigits(text, from: fractionStart, firstNonZero: &firstNonZeroDigit,
-                                    base: integerCount - fractionStart)
+            index = Self.skipDigits(
+                text, from: fractionStart, firstNonZero: &firstNonZeroDigit,
+                base: integerCount - fractionStart)
             fractionCount = index - fractionStart
             guard fractionCount > 0 else { return nil }
         }
@@ -107,8 +108,10 @@ private struct EpochNumber {
     }
 
     /// Skips ASCII digits from `index`; records the first non-zero one (as text index + `base`) if none was yet.
-    private static func skipDigits(_ text: UnsafeRawBufferPointer, from index: Int, firstNonZero: inout Int?,
-                                   base: Int) -> Int {
+    private static func skipDigits(
+        _ text: UnsafeRawBufferPointer, from index: Int, firstNonZero: inout Int?,
+        base: Int
+    ) -> Int {
         var position = index
         while position < text.count, let digit = DateScanning.digitValue(text[position]) {
             if firstNonZero == nil, digit != 0 {

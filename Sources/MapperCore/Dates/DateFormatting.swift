@@ -33,19 +33,23 @@ enum DateFormatting {
         out.append(count: 20) { buffer in
             let text = UnsafeMutableRawPointer(buffer.baseAddress!)
             let year = UInt32(truncatingIfNeeded: date.year) % 10_000
-            let head: UInt64 = 0x2D00_002D_0000_0000  // "____-__-"
+            let head: UInt64 =
+                0x2D00_002D_0000_0000  // "____-__-"
                 | digits(year / 100, at: 0) | digits(year, at: 2) | digits(date.month, at: 5)
-            let middle: UInt64 = 0x0000_3A00_0054_0000  // "__T__:__"
+            let middle: UInt64 =
+                0x0000_3A00_0054_0000  // "__T__:__"
                 | digits(date.day, at: 0) | digits(date.hour, at: 3) | digits(date.minute, at: 6)
-            let tail: UInt32 = (fractionDigits > 0 ? 0x2E00_003A : 0x5A00_003A)  // ":__." or ":__Z"
+            let tail: UInt32 =
+                (fractionDigits > 0 ? 0x2E00_003A : 0x5A00_003A)  // ":__." or ":__Z"
                 | UInt32(truncatingIfNeeded: digits(date.second, at: 1))
             text.storeBytes(of: head.littleEndian, as: UInt64.self)
             text.storeBytes(of: middle.littleEndian, toByteOffset: 8, as: UInt64.self)
             text.storeBytes(of: tail.littleEndian, toByteOffset: 16, as: UInt32.self)
         }
         if fractionDigits > 0 {
-            writeDigits(fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits,
-                        into: &out)
+            writeDigits(
+                fractionDigits == 6 ? date.microsecond : date.microsecond / 1000, width: fractionDigits,
+                into: &out)
             out.append(UInt8(ascii: "Z"))
         }
     }

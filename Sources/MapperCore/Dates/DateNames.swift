@@ -58,14 +58,16 @@ enum DateNames {
     /// Matches a full month name at `index`: the month (1–12) and the index after the name, or nil.
     static func monthName(in text: UnsafeRawBufferPointer, at index: Int) -> (month: Int, end: Int)? {
         guard let month = monthAbbreviation(in: text, at: index),
-              let end = matchTail(of: monthName(month), in: text, at: index) else { return nil }
+            let end = matchTail(of: monthName(month), in: text, at: index)
+        else { return nil }
         return (month, end)
     }
 
     /// Matches a full weekday name at `index`: the weekday (0–6) and the index after the name, or nil.
     static func weekdayName(in text: UnsafeRawBufferPointer, at index: Int) -> (weekday: Int, end: Int)? {
         guard let weekday = weekdayAbbreviation(in: text, at: index),
-              let end = matchTail(of: weekdayName(weekday), in: text, at: index) else { return nil }
+            let end = matchTail(of: weekdayName(weekday), in: text, at: index)
+        else { return nil }
         return (weekday, end)
     }
 

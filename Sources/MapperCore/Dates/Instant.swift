@@ -61,18 +61,18 @@ extension Instant {
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let marchYear = month <= 2 ? year - 1 : year
         let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
-        let yearOfEra = marchYear - era * 400                       // 0...399
-        let marchMonth = month > 2 ? month - 3 : month + 9          // March = 0 … February = 11
-        let dayOfYear = (153 * marchMonth + 2) / 5 + day - 1        // 0...365
+        let yearOfEra = marchYear - era * 400  // 0...399
+        let marchMonth = month > 2 ? month - 3 : month + 9  // March = 0 … February = 11
+        let dayOfYear = (153 * marchMonth + 2) / 5 + day - 1  // 0...365
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468                   // 719_468 = days from 0000-03-01 to 1970-01-01
+        return era * 146_097 + dayOfEra - 719_468  // 719_468 = days from 0000-03-01 to 1970-01-01
     }
 
     /// The proleptic Gregorian date of a day number (days since 1970-01-01).
     static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097                      // 0...146_096
+        let dayOfEra = shifted - era * 146_097  // 0...146_096
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let marchMonth = (5 * dayOfYear + 2) / 153

@@ -27,7 +27,7 @@
 // `unexpectedEnd` at the input length.
 
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 struct JSONScanner {
@@ -468,22 +468,22 @@ struct JSONScanner {
     static func stopBits(of64BytesAt bytes: UnsafeRawPointer) -> UInt64 {
         var bits: UInt64 = 0
         #if arch(x86_64)
-        // SSE2, which every x86-64 CPU has. Read as signed bytes, every byte below U+0020 and every non-ASCII byte
-        // (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
-        for part in 0..<4 {
-            let chunk = _mm_loadu_si128((bytes + 16 &* part).assumingMemoryBound(to: __m128i.self))
-            let stops = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .quote))),
-                    _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
-                _mm_cmplt_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
-            bits |= UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(stops))) &<< (16 &* part)
-        }
+            // SSE2, which every x86-64 CPU has. Read as signed bytes, every byte below U+0020 and every non-ASCII byte
+            // (0x80–0xFF, negative) is less than 0x20, so one comparison finds both.
+            for part in 0..<4 {
+                let chunk = _mm_loadu_si128((bytes + 16 &* part).assumingMemoryBound(to: __m128i.self))
+                let stops = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .quote))),
+                        _mm_cmpeq_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .backslash)))),
+                    _mm_cmplt_epi8(chunk, _mm_set1_epi8(CChar(bitPattern: .firstUnescapedByte))))
+                bits |= UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(stops))) &<< (16 &* part)
+            }
         #else
-        for part in 0..<8 {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* part, as: UInt64.self))
-            bits |= stopBits(inWord: word) &<< (8 &* part)
-        }
+            for part in 0..<8 {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* part, as: UInt64.self))
+                bits |= stopBits(inWord: word) &<< (8 &* part)
+            }
         #endif
         return bits
     }

@@ -95,9 +95,11 @@ enum JSONStrings {
     /// Writes a string token canonically, as `writeQuoted` would write its decoded bytes, after `prefix` (a key
     /// fragment, copied in the same append). Without escapes the raw slice is already canonical (the scanner let no
     /// `"`, `\` or control byte through) and is copied as is.
-    static func writeQuoted(_ token: JSONToken, in bytes: UnsafeRawBufferPointer,
-                            after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                            into out: inout some ByteSink) {
+    static func writeQuoted(
+        _ token: JSONToken, in bytes: UnsafeRawBufferPointer,
+        after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        into out: inout some ByteSink
+    ) {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
         guard token.hasEscapes else {
             appendQuoted(raw, after: prefix, into: &out)
@@ -201,7 +203,9 @@ enum JSONStrings {
 
     /// Appends `raw[from..<to]`.
     @inline(__always)
-    private static func append(_ raw: UnsafeRawBufferPointer, from start: Int, to end: Int, into out: inout some ByteSink) {
+    private static func append(
+        _ raw: UnsafeRawBufferPointer, from start: Int, to end: Int, into out: inout some ByteSink
+    ) {
         guard start < end, let source = raw.baseAddress else { return }
         out.append(bytes: UnsafeRawBufferPointer(start: source + start, count: end - start))
     }
@@ -209,9 +213,11 @@ enum JSONStrings {
     /// Appends `prefix` + `"` + `raw` + `"` with one append: each append costs a capacity check (and an array's a
     /// uniqueness check), which for short strings costs more than the copy.
     @inline(__always)
-    private static func appendQuoted(_ raw: UnsafeRawBufferPointer,
-                                     after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                                     into out: inout some ByteSink) {
+    private static func appendQuoted(
+        _ raw: UnsafeRawBufferPointer,
+        after prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        into out: inout some ByteSink
+    ) {
         let count = raw.count
         out.append(count: prefix.count + count + 2) { buffer in
             var target = UnsafeMutableRawPointer(buffer.baseAddress!)

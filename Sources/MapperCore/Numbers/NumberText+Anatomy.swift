@@ -112,7 +112,8 @@ extension NumberText {
         private static func digit(
             at streamIndex: Int, _ text: UnsafeRawBufferPointer, _ integer: Range<Int>, _ fraction: Range<Int>
         ) -> UInt8 {
-            let offset = streamIndex < integer.count
+            let offset =
+                streamIndex < integer.count
                 ? integer.lowerBound + streamIndex : fraction.lowerBound + streamIndex - integer.count
             return text[offset] &- Byte.zero
         }

@@ -37,9 +37,11 @@ extension RegistrySnapshot {
             all.append(b.diagnostics, prefix: "/b")
             if all.errorCount > 0 {
                 let result = Array("{\"a\":".utf8) + a.out + Array(",\"b\":".utf8) + b.out + [.closeBrace]
-                return .failure(.validationFailed(ValidationReport(
-                    model: model.name, built: nil, result: result, entries: all.entries,
-                    maxEntries: options.maxReportEntries)))
+                return .failure(
+                    .validationFailed(
+                        ValidationReport(
+                            model: model.name, built: nil, result: result, entries: all.entries,
+                            maxEntries: options.maxReportEntries)))
             }
             let identityA = IdentityForm.of(a.out, as: model, builtAt: a.builtAt, in: self)
             let identityB = IdentityForm.of(b.out, as: model, builtAt: b.builtAt, in: self)
@@ -70,4 +72,3 @@ extension RegistrySnapshot {
         }.get()
     }
 }
-

@@ -33,8 +33,10 @@ struct IdentityForm {
 
     /// The identity form of canonical output bytes holding one value of `kind` (nil: `any`), written at offset
     /// `base` of the converter's output.
-    static func of(_ canonical: [UInt8], as kind: CompiledValue.Kind?, builtAt: [Int: Int], base: Int,
-                   in snapshot: RegistrySnapshot) -> [UInt8] {
+    static func of(
+        _ canonical: [UInt8], as kind: CompiledValue.Kind?, builtAt: [Int: Int], base: Int,
+        in snapshot: RegistrySnapshot
+    ) -> [UInt8] {
         guard case .success(let tape) = JSONTape.scanning(canonical, maxDepth: Int.max) else { return canonical }
         var out: [UInt8] = []
         out.reserveCapacity(canonical.count + 32)
@@ -99,7 +101,8 @@ struct IdentityForm {
         var cursor = 0  // members follow the declaration order, so the next property is usually the match
         for member in members(index) {
             let properties = model.properties
-            let found = (cursor..<properties.count).first { properties[$0].name.utf8.elementsEqual(member.key) }
+            let found =
+                (cursor..<properties.count).first { properties[$0].name.utf8.elementsEqual(member.key) }
                 ?? (0..<cursor).first { properties[$0].name.utf8.elementsEqual(member.key) }
             guard let found else {
                 others.append(member)
@@ -119,8 +122,10 @@ struct IdentityForm {
     }
 
     /// `"key":value` pairs sorted by key bytes, separated by commas.
-    private func writeSortedMembers(_ members: [(key: [UInt8], value: Int)], as element: CompiledValue.Kind?,
-                                    into out: inout [UInt8]) {
+    private func writeSortedMembers(
+        _ members: [(key: [UInt8], value: Int)], as element: CompiledValue.Kind?,
+        into out: inout [UInt8]
+    ) {
         for (i, member) in members.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).enumerated() {
             if i > 0 { out.append(.comma) }
             JSONStrings.writeQuoted(member.key, into: &out)

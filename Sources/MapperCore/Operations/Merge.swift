@@ -43,9 +43,11 @@ extension RegistrySnapshot {
                 },
                 patch: Self.implicitZeros(model, patchMembers, patch.run.diagnostics.entries) { i in
                     patch.sources[i].map { String($0.dropFirst("/patch".count)) }
-                })
-            let merged = Self.mergedObject(model, target: targetMembers, patch: patchMembers, taken: patch.sources,
-                                           implicit: implicit)
+                }
+            )
+            let merged = Self.mergedObject(
+                model, target: targetMembers, patch: patchMembers, taken: patch.sources,
+                implicit: implicit)
 
             var report = Diagnostics(strict: options.mode == .strict)
             let results = merged.withUnsafeBytes { bytes in
@@ -56,7 +58,8 @@ extension RegistrySnapshot {
                     resultOptions.output = .model
                     // The hash is that of the identity form, as from /convert: a model-form run that records
                     // which model each nested object was built as.
-                    let identityRun = options.hash
+                    let identityRun =
+                        options.hash
                         ? runKeepingModel(model, bytes, mergedTokens, options: resultOptions, recordingBuilt: true)
                         : nil
                     let modelForm = options.output == .model || identityRun == nil ? result.out : identityRun!.out
@@ -85,16 +88,21 @@ extension RegistrySnapshot {
                 report.record(path, entry.code, entry.message, isError: entry.isError)
             }
             for entry in result.diagnostics.entries where Self.isRule(entry.code) {
-                report.record(Self.resultPath(entry.path, of: model, taken: patch.sources), entry.code, entry.message,
-                              isError: entry.isError)
+                report.record(
+                    Self.resultPath(entry.path, of: model, taken: patch.sources), entry.code, entry.message,
+                    isError: entry.isError)
             }
             if report.errorCount > 0 {
-                return .failure(.validationFailed(ValidationReport(
-                    model: declared.name, built: model === declared ? nil : model.name, result: modelForm,
-                    entries: report.entries, maxEntries: options.maxReportEntries)))
+                return .failure(
+                    .validationFailed(
+                        ValidationReport(
+                            model: declared.name, built: model === declared ? nil : model.name, result: modelForm,
+                            entries: report.entries, maxEntries: options.maxReportEntries)))
             }
-            return .success(Converted(body: result.out, warnings: report.count,
-                                      modelHash: hash, report: report))
+            return .success(
+                Converted(
+                    body: result.out, warnings: report.count,
+                    modelHash: hash, report: report))
         }.get()
     }
 
@@ -126,8 +134,10 @@ extension RegistrySnapshot {
 
     /// The patch converted as `model` into model form, and for each property the wire pointer (under `/patch`) of
     /// its first present key, nil when the patch holds none of its keys.
-    private func runPatch(_ model: CompiledModel, _ body: UnsafeRawBufferPointer,
-                          _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions)
+    private func runPatch(
+        _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+        _ tokens: UnsafeBufferPointer<JSONToken>, index: Int, options: ConversionOptions
+    )
         -> (run: Run, sources: [String?])
     {
         var patchOptions = options
@@ -146,9 +156,11 @@ extension RegistrySnapshot {
     }
 
     /// `run`, building `model` itself whatever its `classForDictionary` says.
-    private func runKeepingModel(_ model: CompiledModel, _ body: UnsafeRawBufferPointer,
-                                 _ tokens: UnsafeBufferPointer<JSONToken>, index: Int = 0,
-                                 options: ConversionOptions, recordingBuilt: Bool = false) -> Run {
+    private func runKeepingModel(
+        _ model: CompiledModel, _ body: UnsafeRawBufferPointer,
+        _ tokens: UnsafeBufferPointer<JSONToken>, index: Int = 0,
+        options: ConversionOptions, recordingBuilt: Bool = false
+    ) -> Run {
         var converter = Converter(snapshot: self, options: options, input: body, tokens: tokens)
         converter.keepsRootModel = true
         converter.recordsBuilt = recordingBuilt
@@ -162,13 +174,17 @@ extension RegistrySnapshot {
     /// value: the input (`inputPath` gives its pointer, nil when absent) had none, or had one that left the
     /// default with `null_to_default`, `not_a_number`, `wrong_type` or `out_of_range`. The merged object leaves
     /// them out, so that the result writes them again as no value (not checked by constraints, not `required`).
-    private static func implicitZeros(_ model: CompiledModel, _ members: ModelFormMembers, _ entries: [Diagnostic],
-                                      inputPath: (Int) -> String?) -> Set<Int> {
+    private static func implicitZeros(
+        _ model: CompiledModel, _ members: ModelFormMembers, _ entries: [Diagnostic],
+        inputPath: (Int) -> String?
+    ) -> Set<Int> {
         let leftAtDefault: Set<DiagnosticCode> = [.nullToDefault, .notANumber, .wrongType, .outOfRange]
         var implicit = Set<Int>()
-        for (i, property) in model.properties.enumerated() where property.value.hasImplicitZero && !property.hasDeclaredDefault {
+        for (i, property) in model.properties.enumerated()
+        where property.value.hasImplicitZero && !property.hasDeclaredDefault {
             guard let value = members.value(of: Array(property.name.utf8)),
-                  value.elementsEqual("0".utf8) || value.elementsEqual("false".utf8) else { continue }
+                value.elementsEqual("0".utf8) || value.elementsEqual("false".utf8)
+            else { continue }
             guard let path = inputPath(i) else {
                 implicit.insert(i)
                 continue
@@ -181,9 +197,11 @@ extension RegistrySnapshot {
     /// The model form of the merge: each property's member from the patch's output when the patch gave it (none
     /// when that gave no value), else from the target's (implicit zeros left out); then kept unknown keys, the
     /// target's and the patch's (the patch's value wins).
-    private static func mergedObject(_ model: CompiledModel, target targetMembers: ModelFormMembers,
-                                     patch patchMembers: ModelFormMembers, taken: [String?],
-                                     implicit: (target: Set<Int>, patch: Set<Int>)) -> [UInt8] {
+    private static func mergedObject(
+        _ model: CompiledModel, target targetMembers: ModelFormMembers,
+        patch patchMembers: ModelFormMembers, taken: [String?],
+        implicit: (target: Set<Int>, patch: Set<Int>)
+    ) -> [UInt8] {
         var out: [UInt8] = [.openBrace]
         func write(_ key: [UInt8], _ value: ArraySlice<UInt8>) {
             if out.count > 1 { out.append(.comma) }
@@ -210,11 +228,14 @@ extension RegistrySnapshot {
 
     /// The target's entries, under `/target`, except those at properties the patch replaced and the rules' entries
     /// (the result's decide).
-    private static func report(_ target: Diagnostics, of model: CompiledModel, taken: [String?],
-                               into report: inout Diagnostics) {
-        let replaced = Set(model.properties.indices.filter { taken[$0] != nil }.map {
-            "/" + JSONPointer.escape(model.properties[$0].name)
-        })
+    private static func report(
+        _ target: Diagnostics, of model: CompiledModel, taken: [String?],
+        into report: inout Diagnostics
+    ) {
+        let replaced = Set(
+            model.properties.indices.filter { taken[$0] != nil }.map {
+                "/" + JSONPointer.escape(model.properties[$0].name)
+            })
         for entry in target.entries where !isRule(entry.code) {
             let first = entry.path.isEmpty ? "" : "/" + (entry.path.dropFirst().split(separator: "/").first ?? "")
             if replaced.contains(first) { continue }

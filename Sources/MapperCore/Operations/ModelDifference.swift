@@ -37,8 +37,10 @@ struct ModelDifference {
         }
     }
 
-    private func walk(_ i: Int, _ j: Int, _ a: IdentityForm, _ b: IdentityForm, type: CompiledValue.Kind?,
-                      path: String, into found: inout Found) {
+    private func walk(
+        _ i: Int, _ j: Int, _ a: IdentityForm, _ b: IdentityForm, type: CompiledValue.Kind?,
+        path: String, into found: inout Found
+    ) {
         let ta = a.tokens[i]
         let tb = b.tokens[j]
         if a.bytes[ta.rawRange].elementsEqual(b.bytes[tb.rawRange]) { return }
@@ -47,8 +49,10 @@ struct ModelDifference {
             let membersA = a.members(i)
             let membersB = b.members(j)
             // The identity form opens every model object with `"$model":"Name"`.
-            let nameA = String(decoding: a.bytes[a.tokens[membersA[0].value].start..<a.tokens[membersA[0].value].end], as: UTF8.self)
-            let nameB = String(decoding: b.bytes[b.tokens[membersB[0].value].start..<b.tokens[membersB[0].value].end], as: UTF8.self)
+            let nameA = String(
+                decoding: a.bytes[a.tokens[membersA[0].value].start..<a.tokens[membersA[0].value].end], as: UTF8.self)
+            let nameB = String(
+                decoding: b.bytes[b.tokens[membersB[0].value].start..<b.tokens[membersB[0].value].end], as: UTF8.self)
             guard nameA == nameB, let model = snapshot.model(named: nameA) else {
                 found.paths.append(path)
                 found.models.append((path, nameA, nameB))
@@ -60,14 +64,16 @@ struct ModelDifference {
             for property in model.properties {
                 let key = Array(property.name.utf8)
                 declared.insert(key)
-                compareMembers(valuesA[key], valuesB[key], a, b, type: property.value.kind,
-                               path: path + "/" + JSONPointer.escape(property.name), into: &found)
+                compareMembers(
+                    valuesA[key], valuesB[key], a, b, type: property.value.kind,
+                    path: path + "/" + JSONPointer.escape(property.name), into: &found)
             }
             // Members that are no property (kept unknown keys), by key.
             let others = Set(valuesA.keys).union(valuesB.keys).subtracting(declared)
             for key in others.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                compareMembers(valuesA[key], valuesB[key], a, b, type: nil,
-                               path: path + "/" + JSONPointer.escape(String(decoding: key, as: UTF8.self)), into: &found)
+                compareMembers(
+                    valuesA[key], valuesB[key], a, b, type: nil,
+                    path: path + "/" + JSONPointer.escape(String(decoding: key, as: UTF8.self)), into: &found)
             }
             return
         case (.set?, _, _):
@@ -89,8 +95,9 @@ struct ModelDifference {
             // Identity forms sort members by key, so equal key sets are equal key lists.
             guard membersA.map(\.key) == membersB.map(\.key) else { break }
             for (x, y) in zip(membersA, membersB) {
-                walk(x.value, y.value, a, b, type: element?.kind,
-                     path: path + "/" + JSONPointer.escape(String(decoding: x.key, as: UTF8.self)), into: &found)
+                walk(
+                    x.value, y.value, a, b, type: element?.kind,
+                    path: path + "/" + JSONPointer.escape(String(decoding: x.key, as: UTF8.self)), into: &found)
             }
             return
         default: break
@@ -98,8 +105,10 @@ struct ModelDifference {
         found.paths.append(path)
     }
 
-    private func compareMembers(_ x: Int?, _ y: Int?, _ a: IdentityForm, _ b: IdentityForm,
-                                type: CompiledValue.Kind?, path: String, into found: inout Found) {
+    private func compareMembers(
+        _ x: Int?, _ y: Int?, _ a: IdentityForm, _ b: IdentityForm,
+        type: CompiledValue.Kind?, path: String, into found: inout Found
+    ) {
         switch (x, y) {
         case (nil, nil): return
         case let (x?, y?): walk(x, y, a, b, type: type, path: path, into: &found)

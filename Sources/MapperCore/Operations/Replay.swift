@@ -16,7 +16,9 @@ public enum Replay {
     }
 
     /// The proposed schema document and the documents of a replay body `{"schema": {…}, "documents": […]}`.
-    package static func parse(_ body: [UInt8], maxDepth: Int) throws(BodyError) -> (schema: [UInt8], documents: [[UInt8]]) {
+    package static func parse(_ body: [UInt8], maxDepth: Int) throws(BodyError) -> (
+        schema: [UInt8], documents: [[UInt8]]
+    ) {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body, maxDepth: maxDepth)
@@ -24,13 +26,17 @@ public enum Replay {
             throw BodyError(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)")
         }
         guard case .object(let members) = root else {
-            throw BodyError(code: "not_an_object", message: "the body must be an object {\"schema\": {…}, \"documents\": […]}")
+            throw BodyError(
+                code: "not_an_object", message: "the body must be an object {\"schema\": {…}, \"documents\": […]}")
         }
         for member in members where member.key != "schema" && member.key != "documents" {
-            throw BodyError(code: "not_an_object", message: "the body holds only \"schema\" and \"documents\", not \"\(member.key)\"")
+            throw BodyError(
+                code: "not_an_object",
+                message: "the body holds only \"schema\" and \"documents\", not \"\(member.key)\"")
         }
         guard let schema = root["schema"], case .object = schema else {
-            throw BodyError(code: "not_an_object", message: "\"schema\" must be the proposed model document (an object)")
+            throw BodyError(
+                code: "not_an_object", message: "\"schema\" must be the proposed model document (an object)")
         }
         guard case .array(let documents)? = root["documents"] else {
             throw BodyError(code: "not_an_array", message: "\"documents\" must be an array of JSON values")
@@ -40,9 +46,11 @@ public enum Replay {
 
     /// The report: counts, and the documents whose outcome differs (at most `maxEntries`, then
     /// `"truncated": true`); a failing document's outcome is `failureBody` of its error.
-    public static func run(_ documents: [[UInt8]], model: String, current: RegistrySnapshot, proposed: RegistrySnapshot,
-                           options: ConversionOptions, maxEntries: Int,
-                           failureBody: (MappingError) -> [UInt8]) -> [UInt8] {
+    public static func run(
+        _ documents: [[UInt8]], model: String, current: RegistrySnapshot, proposed: RegistrySnapshot,
+        options: ConversionOptions, maxEntries: Int,
+        failureBody: (MappingError) -> [UInt8]
+    ) -> [UInt8] {
         var modelOptions = options
         modelOptions.output = .model
         modelOptions.keepsEntries = true
@@ -71,11 +79,13 @@ public enum Replay {
             }
             if listed > 0 { results.append(.comma) }
             listed += 1
-            results += Array("{\"index\":\(index),\"outcome\":\"\(kind)\",\"current\":".utf8) + before.body
+            results +=
+                Array("{\"index\":\(index),\"outcome\":\"\(kind)\",\"current\":".utf8) + before.body
                 + Array(",\"proposed\":".utf8) + after.body + [.closeBrace]
         }
-        var out: [UInt8] = Array(("{\"total\":\(documents.count),\"same\":\(counts.same),\"changed\":\(counts.changed),"
-            + "\"newlyFailing\":\(counts.failing),\"newlyPassing\":\(counts.passing),\"results\":[").utf8)
+        var out: [UInt8] = Array(
+            ("{\"total\":\(documents.count),\"same\":\(counts.same),\"changed\":\(counts.changed),"
+                + "\"newlyFailing\":\(counts.failing),\"newlyPassing\":\(counts.passing),\"results\":[").utf8)
         out += results
         out.append(.closeBracket)
         if truncated { out += Array(",\"truncated\":true".utf8) }
@@ -83,8 +93,10 @@ public enum Replay {
         return out
     }
 
-    private static func outcome(_ document: [UInt8], _ model: String, _ snapshot: RegistrySnapshot,
-                                _ options: ConversionOptions, _ failureBody: (MappingError) -> [UInt8])
+    private static func outcome(
+        _ document: [UInt8], _ model: String, _ snapshot: RegistrySnapshot,
+        _ options: ConversionOptions, _ failureBody: (MappingError) -> [UInt8]
+    )
         -> (passed: Bool, body: [UInt8])
     {
         let result = document.withUnsafeBytes { body in
@@ -105,10 +117,12 @@ extension CompatibilityConfig {
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body)
         } catch {
-            return .failure(.init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
+            return .failure(
+                .init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
         }
         guard case .object(let members) = root else {
-            return .failure(.init(code: "not_an_object", message: "the body must be an object {\"compatibility\": …, \"view\": …}"))
+            return .failure(
+                .init(code: "not_an_object", message: "the body must be an object {\"compatibility\": …, \"view\": …}"))
         }
         var config = CompatibilityConfig()
         for member in members {
@@ -123,8 +137,10 @@ extension CompatibilityConfig {
             case ("view", _):
                 return .failure(.init(code: "invalid_parameter", message: "view must be input, output or both"))
             default:
-                return .failure(.init(code: "invalid_parameter",
-                                      message: "the configuration holds only \"compatibility\" and \"view\", not \"\(member.key)\""))
+                return .failure(
+                    .init(
+                        code: "invalid_parameter",
+                        message: "the configuration holds only \"compatibility\" and \"view\", not \"\(member.key)\""))
             }
         }
         return .success(config)

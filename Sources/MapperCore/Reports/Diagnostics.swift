@@ -136,7 +136,9 @@ struct Diagnostics: Sendable {
                 // Whole words: each is a segment.
                 return text.withUnsafeBytes { text in
                     for offset in stride(from: record.pathStart, to: record.messageStart, by: 8) {
-                        hash = (hash ^ text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9e37_79b9_7f4a_7c15
+                        hash =
+                            (hash ^ text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                            &* 0x9e37_79b9_7f4a_7c15
                     }
                     return hash ^ hash >> 29
                 }
@@ -151,8 +153,9 @@ struct Diagnostics: Sendable {
 
         private func same(_ a: Record, _ b: Record) -> Bool {
             guard a.code == b.code, a.isError == b.isError, a.coded == b.coded,
-                  a.messageStart - a.pathStart == b.messageStart - b.pathStart,
-                  a.end - a.messageStart == b.end - b.messageStart else { return false }
+                a.messageStart - a.pathStart == b.messageStart - b.pathStart,
+                a.end - a.messageStart == b.end - b.messageStart
+            else { return false }
             return text.withUnsafeBytes { text in
                 text[a.pathStart..<a.end].elementsEqual(text[b.pathStart..<b.end])
             }
@@ -172,10 +175,11 @@ struct Diagnostics: Sendable {
         guard let box else { return [] }
         return box.value.text.withUnsafeBytes { text in
             box.value.records.map { record in
-                Diagnostic(path: String(decoding: text[record.pathStart..<record.messageStart], as: UTF8.self),
-                           code: record.code,
-                           message: String(decoding: text[record.messageStart..<record.end], as: UTF8.self),
-                           isError: record.isError)
+                Diagnostic(
+                    path: String(decoding: text[record.pathStart..<record.messageStart], as: UTF8.self),
+                    code: record.code,
+                    message: String(decoding: text[record.messageStart..<record.end], as: UTF8.self),
+                    isError: record.isError)
             }
         }
     }
@@ -204,8 +208,10 @@ struct Diagnostics: Sendable {
     }
 
     /// `message` is UTF-8, and must not point into this collector's own buffer (appending may move it).
-    private mutating func record(_ path: String, _ code: DiagnosticCode, _ message: UnsafeRawBufferPointer,
-                                 isError: Bool) {
+    private mutating func record(
+        _ path: String, _ code: DiagnosticCode, _ message: UnsafeRawBufferPointer,
+        isError: Bool
+    ) {
         if let document = deferring { renderCodedPaths(from: document) }
         let box = writable()
         let start = box.value.text.count
@@ -214,8 +220,10 @@ struct Diagnostics: Sendable {
     }
 
     /// Records an entry whose path is the converter's current input position (see below).
-    mutating func record(_ code: DiagnosticCode, _ message: String, isError: Bool,
-                         at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
+    mutating func record(
+        _ code: DiagnosticCode, _ message: String, isError: Bool,
+        at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil
+    ) {
         message.withUTF8Bytes {
             record(code, UnsafeRawBufferPointer($0), isError: isError, at: path, in: documents, appending: extra)
         }
@@ -224,15 +232,19 @@ struct Diagnostics: Sendable {
     /// Records an entry whose path is the converter's current input position (`path` rendered through
     /// `documents`, then `extra`), written straight into the buffer; `message` is UTF-8 and must not point into
     /// this collector's own buffer (appending may move it).
-    mutating func record(_ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
-                         at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil) {
+    mutating func record(
+        _ code: DiagnosticCode, _ message: UnsafeRawBufferPointer, isError: Bool,
+        at path: InputPath, in documents: DocumentStack, appending extra: [UInt8]? = nil
+    ) {
         record(code, isError: isError, at: path, in: documents, appending: extra) { $0.append(bytes: message) }
     }
 
     /// As above, with the message written by `message` straight into the buffer, after the path (a `coerced`
     /// warning's parts, `Converter.warnCoerced`).
-    mutating func record(_ code: DiagnosticCode, isError: Bool, at path: InputPath, in documents: DocumentStack,
-                         appending extra: [UInt8]? = nil, message: (inout [UInt8]) -> Void) {
+    mutating func record(
+        _ code: DiagnosticCode, isError: Bool, at path: InputPath, in documents: DocumentStack,
+        appending extra: [UInt8]? = nil, message: (inout [UInt8]) -> Void
+    ) {
         if let document = deferring {
             if !isError, extra == nil {
                 // The box made writable, then borrowed from `box`, which holds it throughout and which nothing
@@ -298,8 +310,9 @@ struct Diagnostics: Sendable {
                 } else {
                     box.value.text.append(bytes: path)
                 }
-                finish(box, record.code, UnsafeRawBufferPointer(rebasing: text[record.messageStart..<record.end]),
-                       isError: record.isError, pathStart: start)
+                finish(
+                    box, record.code, UnsafeRawBufferPointer(rebasing: text[record.messageStart..<record.end]),
+                    isError: record.isError, pathStart: start)
             }
         }
     }
@@ -316,26 +329,35 @@ struct Diagnostics: Sendable {
                 let path = sourceText[entry.pathStart..<entry.messageStart]
                 box.value.text.append(bytes: UnsafeRawBufferPointer(rebasing: path))
                 let messageStart = box.value.text.count
-                box.value.text.append(bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.messageStart..<entry.end]))
-                keepUnlessRepeated(Record(code: entry.code, isError: entry.isError, pathStart: start,
-                                          messageStart: messageStart, end: box.value.text.count), in: box)
+                box.value.text.append(
+                    bytes: UnsafeRawBufferPointer(rebasing: sourceText[entry.messageStart..<entry.end]))
+                keepUnlessRepeated(
+                    Record(
+                        code: entry.code, isError: entry.isError, pathStart: start,
+                        messageStart: messageStart, end: box.value.text.count), in: box)
             }
         }
     }
 
     /// Appends the message after a path just written from `pathStart`, and keeps the entry unless it repeats one.
-    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode,
-                                 _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int) {
+    private mutating func finish(
+        _ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode,
+        _ message: UnsafeRawBufferPointer, isError: Bool, pathStart: Int
+    ) {
         finish(box, code, isError: isError, pathStart: pathStart) { $0.append(bytes: message) }
     }
 
     /// As above, the message written by `message`.
-    private mutating func finish(_ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode, isError: Bool,
-                                 pathStart: Int, coded: Bool = false, message: (inout [UInt8]) -> Void) {
+    private mutating func finish(
+        _ box: CopyOnWriteBox<Entries>, _ code: DiagnosticCode, isError: Bool,
+        pathStart: Int, coded: Bool = false, message: (inout [UInt8]) -> Void
+    ) {
         let messageStart = box.value.text.count
         message(&box.value.text)
-        keepUnlessRepeated(Record(code: code, isError: isError, coded: coded, pathStart: pathStart,
-                                  messageStart: messageStart, end: box.value.text.count), in: box)
+        keepUnlessRepeated(
+            Record(
+                code: code, isError: isError, coded: coded, pathStart: pathStart,
+                messageStart: messageStart, end: box.value.text.count), in: box)
         if coded { hasCodedPaths = true }
     }
 

@@ -33,6 +33,8 @@ struct Issue: Sendable, Equatable {
 
     /// `duplicate_key` for a key (its decoded bytes) that repeats in one object.
     static func duplicateKey(_ key: some Collection<UInt8>) -> Issue {
-        Issue(code: .duplicateKey, message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins")
+        Issue(
+            code: .duplicateKey,
+            message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\": the last value wins")
     }
 }

@@ -25,27 +25,35 @@ enum RuleBuiltin: String, Sendable, CaseIterable {
         switch self {
         case .size, .matches: .both
         case .contains, .startsWith, .endsWith, .lowerAscii, .upperAscii, .trim, .split, .join, .replace, .substring,
-             .indexOf, .lastIndexOf, .charAt, .getFullYear, .getMonth, .getDayOfYear, .getDayOfMonth, .getDate,
-             .getDayOfWeek, .getHours, .getMinutes, .getSeconds, .getMilliseconds: .receiver
+            .indexOf, .lastIndexOf, .charAt, .getFullYear, .getMonth, .getDayOfYear, .getDayOfMonth, .getDate,
+            .getDayOfWeek, .getHours, .getMinutes, .getSeconds, .getMilliseconds:
+            .receiver
         default: .global
         }
     }
 
     var signatures: [Signature] {
-        func s(_ parameters: RuleType..., to result: RuleType) -> Signature { Signature(parameters: parameters, result: result) }
+        func s(_ parameters: RuleType..., to result: RuleType) -> Signature {
+            Signature(parameters: parameters, result: result)
+        }
         let numbers: [RuleType] = [.int, .uint, .double]
-        let ordered: [Signature] = numbers.flatMap { a in numbers.map { s(a, $0, to: .bool) } }
+        let ordered: [Signature] =
+            numbers.flatMap { a in numbers.map { s(a, $0, to: .bool) } }
             + [RuleType.string, .bytes, .bool, .timestamp, .duration].map { s($0, $0, to: .bool) }
         switch self {
         case .add:
-            return [s(.int, .int, to: .int), s(.uint, .uint, to: .uint), s(.double, .double, to: .double),
-                    s(.string, .string, to: .string), s(.bytes, .bytes, to: .bytes), s(.list, .list, to: .list),
-                    s(.timestamp, .duration, to: .timestamp), s(.duration, .timestamp, to: .timestamp),
-                    s(.duration, .duration, to: .duration)]
+            return [
+                s(.int, .int, to: .int), s(.uint, .uint, to: .uint), s(.double, .double, to: .double),
+                s(.string, .string, to: .string), s(.bytes, .bytes, to: .bytes), s(.list, .list, to: .list),
+                s(.timestamp, .duration, to: .timestamp), s(.duration, .timestamp, to: .timestamp),
+                s(.duration, .duration, to: .duration),
+            ]
         case .subtract:
-            return [s(.int, .int, to: .int), s(.uint, .uint, to: .uint), s(.double, .double, to: .double),
-                    s(.timestamp, .timestamp, to: .duration), s(.timestamp, .duration, to: .timestamp),
-                    s(.duration, .duration, to: .duration)]
+            return [
+                s(.int, .int, to: .int), s(.uint, .uint, to: .uint), s(.double, .double, to: .double),
+                s(.timestamp, .timestamp, to: .duration), s(.timestamp, .duration, to: .timestamp),
+                s(.duration, .duration, to: .duration),
+            ]
         case .multiply, .divide:
             return [s(.int, .int, to: .int), s(.uint, .uint, to: .uint), s(.double, .double, to: .double)]
         case .remainder: return [s(.int, .int, to: .int), s(.uint, .uint, to: .uint)]
@@ -59,7 +67,9 @@ enum RuleBuiltin: String, Sendable, CaseIterable {
         case .uint: return [RuleType.int, .uint, .double, .string].map { s($0, to: .uint) }
         case .double: return [RuleType.int, .uint, .double, .string].map { s($0, to: .double) }
         case .string:
-            return [RuleType.int, .uint, .double, .string, .bool, .bytes, .timestamp, .duration].map { s($0, to: .string) }
+            return [RuleType.int, .uint, .double, .string, .bool, .bytes, .timestamp, .duration].map {
+                s($0, to: .string)
+            }
         case .bool: return [s(.bool, to: .bool), s(.string, to: .bool)]
         case .bytes: return [s(.bytes, to: .bytes), s(.string, to: .bytes)]
         case .type: return [s(.dyn, to: .type)]
@@ -73,7 +83,8 @@ enum RuleBuiltin: String, Sendable, CaseIterable {
         case .lowerAscii, .upperAscii, .trim: return [s(.string, to: .string)]
         case .split: return [s(.string, .string, to: .list), s(.string, .string, .int, to: .list)]
         case .join: return [s(.list, to: .string), s(.list, .string, to: .string)]
-        case .replace: return [s(.string, .string, .string, to: .string), s(.string, .string, .string, .int, to: .string)]
+        case .replace:
+            return [s(.string, .string, .string, to: .string), s(.string, .string, .string, .int, to: .string)]
         case .substring: return [s(.string, .int, to: .string), s(.string, .int, .int, to: .string)]
         case .indexOf, .lastIndexOf: return [s(.string, .string, to: .int), s(.string, .string, .int, to: .int)]
         case .charAt: return [s(.string, .int, to: .string)]

@@ -70,7 +70,8 @@ struct RuleCompiler {
             for (key, value) in entries {
                 let compiledKey = try compile(key)
                 if checksTypes, ![.dyn, .int, .uint, .bool, .string].contains(compiledKey.type) {
-                    throw RuleSyntaxError(offset: key.offset, message: "map keys cannot be of type '\(compiledKey.type.celName)'")
+                    throw RuleSyntaxError(
+                        offset: key.offset, message: "map keys cannot be of type '\(compiledKey.type.celName)'")
                 }
                 nodes.append((compiledKey.node, try compile(value).node))
             }
@@ -85,7 +86,9 @@ struct RuleCompiler {
         return variables[name]
     }
 
-    private mutating func resolve(_ name: String, at offset: Int, wholeUse: Bool) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
+    private mutating func resolve(_ name: String, at offset: Int, wholeUse: Bool) throws(RuleSyntaxError) -> (
+        node: RuleNode, type: RuleType
+    ) {
         if let found = lookup(name) {
             if wholeUse, found.slot < variables.count { fieldsUsed[found.slot] = .some(nil) }
             return (.variable(found.slot), found.type)
@@ -96,7 +99,9 @@ struct RuleCompiler {
     }
 
     /// An operand of a field selection: a declared variable is noted as used for that field only.
-    private mutating func compileOperand(_ operand: RuleSyntax, field: String) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
+    private mutating func compileOperand(_ operand: RuleSyntax, field: String) throws(RuleSyntaxError) -> (
+        node: RuleNode, type: RuleType
+    ) {
         guard case .identifier(let name) = operand.kind else { return try compile(operand) }
         let resolved = try resolve(name, at: operand.offset, wholeUse: false)
         if case .variable(let slot) = resolved.node, slot < variables.count {
@@ -130,8 +135,10 @@ struct RuleCompiler {
 
     // MARK: - Calls
 
-    private mutating func compileCall(_ name: String, target: RuleSyntax?, _ arguments: [RuleSyntax],
-                                      at offset: Int) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
+    private mutating func compileCall(
+        _ name: String, target: RuleSyntax?, _ arguments: [RuleSyntax],
+        at offset: Int
+    ) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
         var compiled: [(node: RuleNode, type: RuleType)] = []
         if let target { compiled.append(try compile(target)) }
         for argument in arguments { compiled.append(try compile(argument)) }
@@ -140,12 +147,16 @@ struct RuleCompiler {
         switch name {
         case "_&&_", "_||_":
             for (i, type) in types.enumerated() where checksTypes && !type.fits(.bool) {
-                throw RuleSyntaxError(offset: arguments[i].offset, message: "'\(name == "_&&_" ? "&&" : "||")' needs bool operands, not '\(type.celName)'")
+                throw RuleSyntaxError(
+                    offset: arguments[i].offset,
+                    message: "'\(name == "_&&_" ? "&&" : "||")' needs bool operands, not '\(type.celName)'")
             }
             return (name == "_&&_" ? .and(nodes[0], nodes[1]) : .or(nodes[0], nodes[1]), .bool)
         case "_?_:_":
             guard !checksTypes || types[0].fits(.bool) else {
-                throw RuleSyntaxError(offset: arguments[0].offset, message: "the condition of '?:' must be bool, not '\(types[0].celName)'")
+                throw RuleSyntaxError(
+                    offset: arguments[0].offset,
+                    message: "the condition of '?:' must be bool, not '\(types[0].celName)'")
             }
             return (.conditional(nodes[0], nodes[1], nodes[2]), types[1] == types[2] ? types[1] : .dyn)
         default: break
@@ -156,7 +167,8 @@ struct RuleCompiler {
         }
         switch (builtin.style, target != nil) {
         case (.global, true): throw RuleSyntaxError(offset: offset, message: "\(name)() cannot be called on a value")
-        case (.receiver, false): throw RuleSyntaxError(offset: offset, message: "\(name)() must be called on a value, as x.\(name)(…)")
+        case (.receiver, false):
+            throw RuleSyntaxError(offset: offset, message: "\(name)() must be called on a value, as x.\(name)(…)")
         default: break
         }
         let result = try RuleCompiler.resultType(builtin, types, name: name, at: offset)
@@ -164,7 +176,8 @@ struct RuleCompiler {
             do {
                 return (.matches(nodes[0], try Pattern(source)), .bool)
             } catch {
-                throw RuleSyntaxError(offset: (arguments.last ?? arguments[0]).offset, message: "invalid pattern: \(error)")
+                throw RuleSyntaxError(
+                    offset: (arguments.last ?? arguments[0]).offset, message: "invalid pattern: \(error)")
             }
         }
         switch nodes.count {
@@ -177,13 +190,16 @@ struct RuleCompiler {
         }
     }
 
-    private static func resultType(_ builtin: RuleBuiltin, _ types: [RuleType], name: String, at offset: Int) throws(RuleSyntaxError) -> RuleType {
+    private static func resultType(_ builtin: RuleBuiltin, _ types: [RuleType], name: String, at offset: Int)
+        throws(RuleSyntaxError) -> RuleType
+    {
         let shown = types.map(\.celName).joined(separator: ", ")
         switch builtin {
         case .equal, .notEqual:
             let (a, b) = (types[0], types[1])
             guard a == b || a == .dyn || b == .dyn || a == .null || b == .null else {
-                throw RuleSyntaxError(offset: offset, message: "no matching overload for '\(name)' applied to (\(shown))")
+                throw RuleSyntaxError(
+                    offset: offset, message: "no matching overload for '\(name)' applied to (\(shown))")
             }
             return .bool
         case .in:
@@ -195,7 +211,8 @@ struct RuleCompiler {
             switch types[0] {
             case .list where types[1].fits(.int) || types[1] == .uint || types[1] == .double: return .dyn
             case .map, .dyn: return .dyn
-            default: throw RuleSyntaxError(offset: offset, message: "no matching overload for index applied to (\(shown))")
+            default:
+                throw RuleSyntaxError(offset: offset, message: "no matching overload for index applied to (\(shown))")
             }
         default:
             let fitting = builtin.signatures.filter { signature in
@@ -203,9 +220,11 @@ struct RuleCompiler {
             }
             guard let first = fitting.first else {
                 let arity = builtin.signatures.contains { $0.parameters.count == types.count }
-                throw RuleSyntaxError(offset: offset, message: arity
-                    ? "no matching overload for '\(name)' applied to (\(shown))"
-                    : "'\(name)' does not take \(types.count) argument\(types.count == 1 ? "" : "s")")
+                throw RuleSyntaxError(
+                    offset: offset,
+                    message: arity
+                        ? "no matching overload for '\(name)' applied to (\(shown))"
+                        : "'\(name)' does not take \(types.count) argument\(types.count == 1 ? "" : "s")")
             }
             return fitting.allSatisfy { $0.result == first.result } ? first.result : .dyn
         }
@@ -213,11 +232,15 @@ struct RuleCompiler {
 
     // MARK: - Macros
 
-    private mutating func compileComprehension(_ macro: RuleMacro, range: RuleSyntax, _ names: [String], _ arguments: [RuleSyntax],
-                                               at offset: Int) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
+    private mutating func compileComprehension(
+        _ macro: RuleMacro, range: RuleSyntax, _ names: [String], _ arguments: [RuleSyntax],
+        at offset: Int
+    ) throws(RuleSyntaxError) -> (node: RuleNode, type: RuleType) {
         let compiledRange = try compile(range)
         guard !checksTypes || compiledRange.type.fits(.list) || compiledRange.type == .map else {
-            throw RuleSyntaxError(offset: offset, message: "\(macro.rawValue)() needs a list or a map, not '\(compiledRange.type.celName)'")
+            throw RuleSyntaxError(
+                offset: offset,
+                message: "\(macro.rawValue)() needs a list or a map, not '\(compiledRange.type.celName)'")
         }
         let depth = scopes.count
         let first = slotCount
@@ -232,18 +255,22 @@ struct RuleCompiler {
         var nodes: [RuleNode] = []
         for (i, argument) in arguments.enumerated() {
             let (node, type) = try compile(argument)
-            let isPredicate = (macro == .all || macro == .exists || macro == .existsOne || macro == .filter)
+            let isPredicate =
+                (macro == .all || macro == .exists || macro == .existsOne || macro == .filter)
                 || (arguments.count == 2 && i == 0)
             if checksTypes, isPredicate, !type.fits(.bool) {
-                throw RuleSyntaxError(offset: argument.offset, message: "the predicate of \(macro.rawValue)() must be bool, not '\(type.celName)'")
+                throw RuleSyntaxError(
+                    offset: argument.offset,
+                    message: "the predicate of \(macro.rawValue)() must be bool, not '\(type.celName)'")
             }
             nodes.append(node)
         }
-        let result: RuleType = switch macro {
-        case .all, .exists, .existsOne: .bool
-        case .map, .filter, .transformList: .list
-        case .transformMap: .map
-        }
+        let result: RuleType =
+            switch macro {
+            case .all, .exists, .existsOne: .bool
+            case .map, .filter, .transformList: .list
+            case .transformMap: .map
+            }
         return (.comprehension(macro, range: compiledRange.node, first: first, second: second, nodes), result)
     }
 }

@@ -73,7 +73,9 @@ enum RuleConversion {
         case .string: return value
         case .int, .uint, .double, .bool, .timestamp, .duration: return .string(text(of: value))
         case .bytes(let b):
-            guard let s = String(validating: b, as: UTF8.self) else { throw RuleFailure("invalid UTF-8 in bytes converted to string") }
+            guard let s = String(validating: b, as: UTF8.self) else {
+                throw RuleFailure("invalid UTF-8 in bytes converted to string")
+            }
             return .string(s)
         default: throw RuleFailure.noOverload("string", [value])
         }
@@ -105,7 +107,9 @@ enum RuleConversion {
         switch value {
         case .timestamp: return value
         case .string(let s):
-            guard let nanos = RuleTime.parseTimestamp(s) else { throw RuleFailure("cannot parse '\(s)' as a timestamp") }
+            guard let nanos = RuleTime.parseTimestamp(s) else {
+                throw RuleFailure("cannot parse '\(s)' as a timestamp")
+            }
             return try RuleEvaluator.timestamp(nanos)
         case .int(let seconds): return try RuleEvaluator.timestamp(Int128(seconds) * RuleTime.nanosPerSecond)
         default: throw RuleFailure.noOverload("timestamp", [value])

@@ -36,13 +36,16 @@ extension RuleEvaluator {
         case .timestamp: return try RuleConversion.toTimestamp(first)
         case .duration: return try RuleConversion.toDuration(first)
         case .getFullYear, .getMonth, .getDayOfYear, .getDayOfMonth, .getDate, .getDayOfWeek,
-             .getHours, .getMinutes, .getSeconds, .getMilliseconds:
+            .getHours, .getMinutes, .getSeconds, .getMilliseconds:
             switch (first, arguments.count) {
             case (.timestamp(let nanos), 1): return .int(try RuleTime.field(builtin, of: nanos, zone: nil))
             case (.timestamp(let nanos), 2):
-                guard case .string(let zone) = arguments[1] else { throw RuleFailure.noOverload(builtin.rawValue, arguments) }
+                guard case .string(let zone) = arguments[1] else {
+                    throw RuleFailure.noOverload(builtin.rawValue, arguments)
+                }
                 return .int(try RuleTime.field(builtin, of: nanos, zone: zone))
-            case (.duration(let nanos), 1) where ![.getFullYear, .getMonth, .getDayOfYear, .getDayOfMonth, .getDate, .getDayOfWeek].contains(builtin):
+            case (.duration(let nanos), 1)
+            where ![.getFullYear, .getMonth, .getDayOfYear, .getDayOfMonth, .getDate, .getDayOfWeek].contains(builtin):
                 return .int(RuleTime.field(builtin, ofDuration: nanos))
             default: throw RuleFailure.noOverload(builtin.rawValue, arguments)
             }
@@ -66,7 +69,9 @@ extension RuleEvaluator {
             var parts: [String] = []
             var length = 0
             for element in elements {
-                guard case .string(let s) = element else { throw RuleFailure("join: list element is \(element.typeName.rawValue), not string") }
+                guard case .string(let s) = element else {
+                    throw RuleFailure("join: list element is \(element.typeName.rawValue), not string")
+                }
                 parts.append(s)
                 length += s.utf8.count + separator.utf8.count
             }

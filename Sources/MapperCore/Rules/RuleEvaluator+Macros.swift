@@ -3,18 +3,21 @@
 extension RuleEvaluator {
     /// The macros. Over a list the variables are (element) or (index, element); over a map (key) or (key, value).
     /// `all` and `exists` are commutative over errors like `&&` and `||`; the others stop at the first error.
-    mutating func comprehension(_ macro: RuleMacro, range: RuleValue, first: Int, second: Int?,
-                                _ arguments: [RuleNode]) throws(RuleFailure) -> RuleValue {
+    mutating func comprehension(
+        _ macro: RuleMacro, range: RuleValue, first: Int, second: Int?,
+        _ arguments: [RuleNode]
+    ) throws(RuleFailure) -> RuleValue {
         let count: Int
         switch range {
         case .list(let elements): count = elements.count
         case .map(let map): count = map.count
         default: throw RuleFailure.noOverload(macro.rawValue, [range])
         }
-        let predicate: RuleNode? = switch macro {
-        case .all, .exists, .existsOne, .filter: arguments[0]
-        case .map, .transformList, .transformMap: arguments.count == 2 ? arguments[0] : nil
-        }
+        let predicate: RuleNode? =
+            switch macro {
+            case .all, .exists, .existsOne, .filter: arguments[0]
+            case .map, .transformList, .transformMap: arguments.count == 2 ? arguments[0] : nil
+            }
         let transform = arguments.last!
         var pending: RuleFailure?
         var matched = 0
@@ -49,7 +52,9 @@ extension RuleEvaluator {
                     case let other: pending = RuleFailure.noOverload(macro.rawValue, [other])
                     }
                 } catch {
-                    if error.message == RuleEvaluator.budgetMessage || error.message == RuleEvaluator.sizeMessage { throw error }
+                    if error.message == RuleEvaluator.budgetMessage || error.message == RuleEvaluator.sizeMessage {
+                        throw error
+                    }
                     pending = error
                 }
             case .existsOne:

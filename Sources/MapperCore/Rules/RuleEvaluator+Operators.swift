@@ -93,7 +93,8 @@ extension RuleEvaluator {
         case let (.list(x), .list(y)):
             try allocate(x.count + y.count)
             return .list(x + y)
-        case let (.timestamp(t), .duration(d)), let (.duration(d), .timestamp(t)): return try RuleEvaluator.timestamp(t + d)
+        case let (.timestamp(t), .duration(d)), let (.duration(d), .timestamp(t)):
+            return try RuleEvaluator.timestamp(t + d)
         case let (.duration(x), .duration(y)): return try RuleEvaluator.duration(x + y)
         default: throw RuleFailure.noOverload("_+_", [a, b])
         }
@@ -117,7 +118,9 @@ extension RuleEvaluator {
         }
     }
 
-    private static func arithmetic(_ builtin: RuleBuiltin, _ a: RuleValue, _ b: RuleValue) throws(RuleFailure) -> RuleValue {
+    private static func arithmetic(_ builtin: RuleBuiltin, _ a: RuleValue, _ b: RuleValue) throws(RuleFailure)
+        -> RuleValue
+    {
         switch (a, b) {
         case let (.int(x), .int(y)):
             switch builtin {

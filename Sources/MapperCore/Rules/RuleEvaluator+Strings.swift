@@ -3,7 +3,8 @@
 extension RuleEvaluator {
     /// `contains`, `startsWith`, `endsWith` and the strings extension (cel-go's version 3 overloads). Indexes count
     /// code points; an index out of range is an error, except `charAt(size)`, which is `""`.
-    mutating func applyStringFunction(_ builtin: RuleBuiltin, _ arguments: [RuleValue]) throws(RuleFailure) -> RuleValue {
+    mutating func applyStringFunction(_ builtin: RuleBuiltin, _ arguments: [RuleValue]) throws(RuleFailure) -> RuleValue
+    {
         var strings: [String] = []
         var integers: [Int64] = []
         for argument in arguments {
@@ -17,16 +18,19 @@ extension RuleEvaluator {
         let text = strings[0]
         try charge(text.utf8.count >> 6)
         switch (builtin, strings.count, integers.count) {
-        case (.contains, 2, 0): return .bool(Self.find(Array(strings[1].unicodeScalars), in: Array(text.unicodeScalars), from: 0) != nil)
+        case (.contains, 2, 0):
+            return .bool(Self.find(Array(strings[1].unicodeScalars), in: Array(text.unicodeScalars), from: 0) != nil)
         case (.startsWith, 2, 0): return .bool(text.utf8.starts(with: strings[1].utf8))
         case (.endsWith, 2, 0): return .bool(text.utf8.reversed().starts(with: strings[1].utf8.reversed()))
         case (.lowerAscii, 1, 0), (.upperAscii, 1, 0):
             let lower = builtin == .lowerAscii
             try allocate(text.utf8.count)
-            return .string(String(decoding: text.utf8.map { byte in
-                let letter = lower ? (0x41...0x5A).contains(byte) : (0x61...0x7A).contains(byte)
-                return letter ? byte ^ 0x20 : byte
-            }, as: UTF8.self))
+            return .string(
+                String(
+                    decoding: text.utf8.map { byte in
+                        let letter = lower ? (0x41...0x5A).contains(byte) : (0x61...0x7A).contains(byte)
+                        return letter ? byte ^ 0x20 : byte
+                    }, as: UTF8.self))
         case (.trim, 1, 0):
             let scalars = Array(text.unicodeScalars)
             guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return .string("") }
@@ -115,7 +119,9 @@ extension RuleEvaluator {
 
     /// Go's `strings.Replace`: at most `limit` replacements (all when negative); an empty `old` matches before
     /// every code point and at the end.
-    private mutating func replace(_ text: String, _ old: String, with new: String, limit: Int64) throws(RuleFailure) -> String {
+    private mutating func replace(_ text: String, _ old: String, with new: String, limit: Int64) throws(RuleFailure)
+        -> String
+    {
         let scalars = Array(text.unicodeScalars)
         let needle = Array(old.unicodeScalars)
         var result = String.UnicodeScalarView()

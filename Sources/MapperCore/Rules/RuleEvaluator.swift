@@ -113,7 +113,8 @@ struct RuleEvaluator {
 
     /// `&&` (`absorbing` false) and `||` (true), commutative over errors: `false && error` is `false`, and so is
     /// `error && false`; `true || error` is `true` either way round.
-    private mutating func logical(_ left: RuleNode, _ right: RuleNode, absorbing: Bool) throws(RuleFailure) -> RuleValue {
+    private mutating func logical(_ left: RuleNode, _ right: RuleNode, absorbing: Bool) throws(RuleFailure) -> RuleValue
+    {
         let name = absorbing ? "_||_" : "_&&_"
         var pending: RuleFailure?
         do {
@@ -123,7 +124,9 @@ struct RuleEvaluator {
             case let other: pending = RuleFailure.noOverload(name, [other])
             }
         } catch {
-            if error.message == RuleEvaluator.budgetMessage || error.message == RuleEvaluator.sizeMessage { throw error }
+            if error.message == RuleEvaluator.budgetMessage || error.message == RuleEvaluator.sizeMessage {
+                throw error
+            }
             pending = error
         }
         switch try evaluate(right) {
@@ -163,7 +166,9 @@ struct RuleMembers {
             case 0: first = newValue
             case 1: second = newValue
             default:
-                if rest.count <= index - 2 { rest.append(contentsOf: repeatElement(nil, count: index - 1 - rest.count)) }
+                if rest.count <= index - 2 {
+                    rest.append(contentsOf: repeatElement(nil, count: index - 1 - rest.count))
+                }
                 rest[index - 2] = newValue
             }
         }

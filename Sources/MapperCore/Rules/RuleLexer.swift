@@ -42,7 +42,11 @@ struct RuleLexer {
             // A string prefix: r, b, rb, br in any case, right before a quote.
             var raw = false, isBytes = false, length = 0
             while length < 2, let p = peek(length), "rRbB".utf8.contains(p) {
-                if p | 0x20 == UInt8(ascii: "r") { if raw { break }; raw = true } else { if isBytes { break }; isBytes = true }
+                if p | 0x20 == UInt8(ascii: "r") {
+                    if raw { break }; raw = true
+                } else {
+                    if isBytes { break }; isBytes = true
+                }
                 length += 1
             }
             if length > 0, let q = peek(length), q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
@@ -68,7 +72,8 @@ struct RuleLexer {
                 throw RuleSyntaxError(offset: start, message: "unterminated quoted field name")
             }
             position += 1
-            return RuleToken(kind: .quotedName(String(decoding: bytes[nameStart..<position - 1], as: UTF8.self)), offset: start)
+            return RuleToken(
+                kind: .quotedName(String(decoding: bytes[nameStart..<position - 1], as: UTF8.self)), offset: start)
         }
         let two = peek(1).map { String(decoding: [c, $0], as: UTF8.self) } ?? ""
         if ["==", "!=", "<=", ">=", "&&", "||"].contains(two) {
@@ -193,7 +198,8 @@ struct RuleLexer {
         guard let c = peek() else { throw RuleSyntaxError(offset: at, message: "unterminated string") }
         position += 1
         switch c {
-        case UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"): out.append(c)
+        case UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
+            out.append(c)
         case UInt8(ascii: "a"): out.append(0x07)
         case UInt8(ascii: "b"): out.append(0x08)
         case UInt8(ascii: "f"): out.append(0x0C)

@@ -23,7 +23,8 @@ struct RuleParser {
         parser.tokens = try lexer.tokens()
         let expression = try parser.expression()
         guard case .end = parser.current.kind else {
-            throw RuleSyntaxError(offset: parser.current.offset, message: "unexpected \(parser.describe(parser.current))")
+            throw RuleSyntaxError(
+                offset: parser.current.offset, message: "unexpected \(parser.describe(parser.current))")
         }
         return expression
     }
@@ -43,7 +44,8 @@ struct RuleParser {
 
     private mutating func expect(_ symbol: String) throws(RuleSyntaxError) {
         guard accept(symbol) else {
-            throw RuleSyntaxError(offset: current.offset, message: "expected '\(symbol)' but found \(describe(current))")
+            throw RuleSyntaxError(
+                offset: current.offset, message: "expected '\(symbol)' but found \(describe(current))")
         }
     }
 
@@ -59,7 +61,8 @@ struct RuleParser {
     private func node(_ kind: RuleSyntax.Kind, at offset: Int) throws(RuleSyntaxError) -> RuleSyntax {
         let node = RuleSyntax(kind, at: offset)
         guard node.depth <= RuleParser.maxDepth else {
-            throw RuleSyntaxError(offset: offset, message: "expression is nested more than \(RuleParser.maxDepth) levels deep")
+            throw RuleSyntaxError(
+                offset: offset, message: "expression is nested more than \(RuleParser.maxDepth) levels deep")
         }
         return node
     }
@@ -70,7 +73,8 @@ struct RuleParser {
         nesting += 1
         defer { nesting -= 1 }
         guard nesting <= RuleParser.maxDepth else {
-            throw RuleSyntaxError(offset: current.offset, message: "expression is nested more than \(RuleParser.maxDepth) levels deep")
+            throw RuleSyntaxError(
+                offset: current.offset, message: "expression is nested more than \(RuleParser.maxDepth) levels deep")
         }
         let condition = try binary(level: 0)
         guard isSymbol("?") else { return condition }
@@ -249,7 +253,9 @@ struct RuleParser {
 
     // MARK: - Macros
 
-    private func call(_ name: String, target: RuleSyntax?, _ arguments: [RuleSyntax], at: Int) throws(RuleSyntaxError) -> RuleSyntax {
+    private func call(_ name: String, target: RuleSyntax?, _ arguments: [RuleSyntax], at: Int) throws(RuleSyntaxError)
+        -> RuleSyntax
+    {
         if target == nil, name == "has" {
             guard arguments.count == 1, case .select(let operand, let field, _) = arguments[0].kind else {
                 throw RuleSyntaxError(offset: at, message: "has() needs one field selection, such as has(self.name)")
@@ -270,7 +276,9 @@ struct RuleParser {
         if variables.count == 2, variables[0] == variables[1] {
             throw RuleSyntaxError(offset: at, message: "\(name)() needs two different variable names")
         }
-        return try node(.comprehension(macro.kind, range: range, variables: variables, Array(arguments.dropFirst(variableCount))), at: at)
+        return try node(
+            .comprehension(macro.kind, range: range, variables: variables, Array(arguments.dropFirst(variableCount))),
+            at: at)
     }
 
     /// The macro a receiver-style call names, with its number of bound variables, or nil for an ordinary call.

@@ -39,8 +39,10 @@ final class RuleProgram: Sendable {
     private let fieldConstant: RuleValue
     private let fieldIsLeft: Bool
 
-    init(source: String, root: RuleNode, type: RuleType, variableCount: Int, slotCount: Int,
-         fieldsUsed: [Int: Set<String>?], members: [(variable: Int, field: String)]) {
+    init(
+        source: String, root: RuleNode, type: RuleType, variableCount: Int, slotCount: Int,
+        fieldsUsed: [Int: Set<String>?], members: [(variable: Int, field: String)]
+    ) {
         self.source = source
         self.root = root
         self.type = type
@@ -60,19 +62,24 @@ final class RuleProgram: Sendable {
 
     /// Parses, resolves and type-checks `source` against the declared `variables` (name and static type, in slot
     /// order). Throws with the byte offset of the problem.
-    static func compile(_ source: String, variables: [(name: String, type: RuleType)],
-                        checksTypes: Bool = true, memberVariables: Set<Int> = []) throws(RuleSyntaxError) -> RuleProgram {
+    static func compile(
+        _ source: String, variables: [(name: String, type: RuleType)],
+        checksTypes: Bool = true, memberVariables: Set<Int> = []
+    ) throws(RuleSyntaxError) -> RuleProgram {
         let syntax = try RuleParser.parse(source)
         var compiler = RuleCompiler(variables: variables, checksTypes: checksTypes, memberVariables: memberVariables)
         let (root, type) = try compiler.compile(syntax)
-        return RuleProgram(source: source, root: root, type: type, variableCount: variables.count,
-                           slotCount: compiler.slotCount, fieldsUsed: compiler.fieldsUsed,
-                           members: compiler.members)
+        return RuleProgram(
+            source: source, root: root, type: type, variableCount: variables.count,
+            slotCount: compiler.slotCount, fieldsUsed: compiler.fieldsUsed,
+            members: compiler.members)
     }
 
     /// Evaluates with `values` bound to the declared variables in order, spending from `budget`.
-    func evaluate(_ values: [RuleValue], members: [RuleValue?] = [],
-                  budget: inout RuleBudget) -> Result<RuleValue, RuleFailure> {
+    func evaluate(
+        _ values: [RuleValue], members: [RuleValue?] = [],
+        budget: inout RuleBudget
+    ) -> Result<RuleValue, RuleFailure> {
         var slots = values
         if slotCount > values.count { slots.append(contentsOf: repeatElement(.null, count: slotCount - values.count)) }
         var evaluator = RuleEvaluator(slots: slots, steps: budget.steps, sizeLeft: budget.size)
@@ -94,8 +101,10 @@ final class RuleProgram: Sendable {
             // member takes the walk, for its error.
             if let fieldOperator, let member = evaluator.members[fieldSlot] {
                 try evaluator.charge(3)
-                return .success(try evaluator.applyBinary(fieldOperator, fieldIsLeft ? member : fieldConstant,
-                                                          fieldIsLeft ? fieldConstant : member))
+                return .success(
+                    try evaluator.applyBinary(
+                        fieldOperator, fieldIsLeft ? member : fieldConstant,
+                        fieldIsLeft ? fieldConstant : member))
             }
             return .success(try evaluator.evaluate(root))
         } catch {

@@ -50,12 +50,13 @@ enum RuleTime {
             return value
         }
         guard b.count >= 20, let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2),
-              b[7] == UInt8(ascii: "-"), let day = digits(8, 2), b[10] | 0x20 == UInt8(ascii: "t"),
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
-              b[16] == UInt8(ascii: ":"), let second = digits(17, 2)
+            b[7] == UInt8(ascii: "-"), let day = digits(8, 2), b[10] | 0x20 == UInt8(ascii: "t"),
+            let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
+            b[16] == UInt8(ascii: ":"), let second = digits(17, 2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
-              second < 60 else { return nil }
+            second < 60
+        else { return nil }
         var position = 19
         var nanos: Int128 = 0
         if position < b.count, b[position] == UInt8(ascii: ".") {
@@ -79,14 +80,16 @@ enum RuleTime {
             position = b.count
         }
         guard position == b.count else { return nil }
-        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let seconds =
+            days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Int128(seconds) * nanosPerSecond + nanos
     }
 
     /// `+HH:MM` / `-HH:MM` as seconds east of UTC.
     static func parseOffset(_ b: [UInt8]) -> Int? {
         guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-              b[1].isASCIIDigit, b[2].isASCIIDigit, b[4].isASCIIDigit, b[5].isASCIIDigit else { return nil }
+            b[1].isASCIIDigit, b[2].isASCIIDigit, b[4].isASCIIDigit, b[5].isASCIIDigit
+        else { return nil }
         let hours = Int(b[1] - 0x30) * 10 + Int(b[2] - 0x30)
         let minutes = Int(b[4] - 0x30) * 10 + Int(b[5] - 0x30)
         guard hours < 24, minutes < 60 else { return nil }
@@ -138,9 +141,14 @@ enum RuleTime {
             }
             guard sawDigit else { return nil }
             let unit: Int128
-            let units: [(String, Int128)] = [("ns", 1), ("us", 1000), ("µs", 1000), ("ms", 1_000_000), ("s", nanosPerSecond),
-                                             ("m", 60 * nanosPerSecond), ("h", 3600 * nanosPerSecond)]
-            guard let match = units.first(where: { b.starts(with: $0.0.utf8) && !($0.0 == "m" && b.starts(with: "ms".utf8)) })
+            let units: [(String, Int128)] = [
+                ("ns", 1), ("us", 1000), ("µs", 1000), ("ms", 1_000_000), ("s", nanosPerSecond),
+                ("m", 60 * nanosPerSecond), ("h", 3600 * nanosPerSecond),
+            ]
+            guard
+                let match = units.first(where: {
+                    b.starts(with: $0.0.utf8) && !($0.0 == "m" && b.starts(with: "ms".utf8))
+                })
             else { return nil }
             unit = match.1
             b = b.dropFirst(match.0.utf8.count)
@@ -163,7 +171,8 @@ enum RuleTime {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        var text = "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))"
+        var text =
+            "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2))"
         text += fractionText(Int(fraction), trimmed: trimmed)
         return text + "Z"
     }
@@ -197,7 +206,9 @@ enum RuleTime {
             let bytes = Array(zone.utf8)
             if let parsed = parseOffset(bytes) {
                 offset = parsed
-            } else if bytes.count == 5, bytes[2] == UInt8(ascii: ":"), let parsed = parseOffset([UInt8(ascii: "+")] + bytes) {
+            } else if bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
+                let parsed = parseOffset([UInt8(ascii: "+")] + bytes)
+            {
                 offset = parsed
             } else {
                 throw RuleFailure("unsupported time zone '\(zone)': use UTC or a fixed offset such as +05:30")

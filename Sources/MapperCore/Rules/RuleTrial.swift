@@ -18,7 +18,8 @@ package enum RuleTrial {
 
     /// Evaluates `{"expression": "…", "variables": {"name": value, …}}` within `maxSteps` steps and `maxBytes` of
     /// built strings and lists; `maxDepth` bounds the body's nesting.
-    package static func evaluate(_ body: UnsafeRawBufferPointer, maxSteps: Int, maxBytes: Int, maxDepth: Int) -> Outcome {
+    package static func evaluate(_ body: UnsafeRawBufferPointer, maxSteps: Int, maxBytes: Int, maxDepth: Int) -> Outcome
+    {
         let json: JSONValue
         do throws(JSONSyntaxError) {
             json = try JSONValue.parse(Array(body), maxDepth: maxDepth)
@@ -38,9 +39,12 @@ package enum RuleTrial {
                 for (name, value) in bound { variables.append((name, RuleJSON.value(value))) }
             case ("variables", .null): break
             case ("expression", _), ("variables", _):
-                return .invalidRule(message: "\(member.key) must be \(member.key == "expression" ? "a string" : "an object")", offset: 0)
+                return .invalidRule(
+                    message: "\(member.key) must be \(member.key == "expression" ? "a string" : "an object")", offset: 0
+                )
             default:
-                return .invalidRule(message: "unknown member \"\(member.key)\"; expected expression and variables", offset: 0)
+                return .invalidRule(
+                    message: "unknown member \"\(member.key)\"; expected expression and variables", offset: 0)
             }
         }
         guard let expression else { return .invalidRule(message: "the body needs an \"expression\" string", offset: 0) }
@@ -48,7 +52,8 @@ package enum RuleTrial {
         do {
             program = try RuleProgram.compile(expression, variables: variables.map { ($0.name, RuleType.dyn) })
         } catch {
-            return .invalidRule(message: "\(error.message) at column \(error.column(in: expression))", offset: error.offset)
+            return .invalidRule(
+                message: "\(error.message) at column \(error.column(in: expression))", offset: error.offset)
         }
         var budget = RuleBudget(steps: maxSteps, size: maxBytes)
         switch program.evaluate(variables.map(\.value), budget: &budget) {

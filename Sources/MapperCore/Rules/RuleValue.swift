@@ -51,7 +51,8 @@ extension RuleValue {
         switch (self, other) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
-        case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)  // code points, not canonical equivalence
+        // code points, not canonical equivalence
+        case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)
         case let (.bytes(a), .bytes(b)): return a == b
         case let (.timestamp(a), .timestamp(b)), let (.duration(a), .duration(b)): return a == b
         case let (.type(a), .type(b)): return a == b

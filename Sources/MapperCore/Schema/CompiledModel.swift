@@ -72,12 +72,14 @@ final class CompiledModel: Sendable {
     /// The schema as registered.
     let schema: ModelSchema
 
-    init(id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
-         modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
-         willTransform: WillTransform?,
-         classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
-         transformToJSON: TransformToJSON?, rules: CompiledRules? = nil, schema: ModelSchema,
-         keepsUnknownKeys: Bool = false, isStrict: Bool = false) {
+    init(
+        id: Int, name: String, parentID: Int?, properties: [CompiledProperty], wireKeys: KeyIndex,
+        modelKeys: KeyIndex, rejectsUnknownKeys: Bool, readTrie: KeyTrie, modelReadKeys: Set<[UInt8]>,
+        willTransform: WillTransform?,
+        classRules: [CompiledClassRule], required: [Int], requireAny: [(indexes: [Int], names: [String])],
+        transformToJSON: TransformToJSON?, rules: CompiledRules? = nil, schema: ModelSchema,
+        keepsUnknownKeys: Bool = false, isStrict: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.parentID = parentID
@@ -100,7 +102,11 @@ final class CompiledModel: Sendable {
         var fragments: [UInt8] = []
         let ruled = Set(required + requireAny.flatMap(\.indexes))
         var read = rules?.readProperties ?? []
-        for property in properties { if let expression = property.expression { read.formUnion(expression.readProperties(count: properties.count)) } }
+        for property in properties {
+            if let expression = property.expression {
+                read.formUnion(expression.readProperties(count: properties.count))
+            }
+        }
         readByRules = properties.indices.map { read.contains($0) }
         var spans = 0
         spanIndex = properties.indices.map { index in
@@ -114,7 +120,8 @@ final class CompiledModel: Sendable {
         }
         self.fragments = fragments
         var firstKeys = Set<[UInt8]>()
-        wireIsFlat = transformToJSON == nil && willTransform?.unwrap == nil
+        wireIsFlat =
+            transformToJSON == nil && willTransform?.unwrap == nil
             && properties.allSatisfy { !$0.keys[0].isPath && firstKeys.insert($0.keys[0].components[0]).inserted }
     }
 }
@@ -142,8 +149,10 @@ final class CompiledProperty: Sendable {
     nonisolated(unsafe) var defaultValue: CompiledDefault?
     let name: String
 
-    init(name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool,
-         readValue: CompiledValue? = nil, expression: PropertyExpression? = nil) {
+    init(
+        name: String, keys: [MappedKey], keyIDs: [Int], modelKeyID: Int, value: CompiledValue, hasDeclaredDefault: Bool,
+        readValue: CompiledValue? = nil, expression: PropertyExpression? = nil
+    ) {
         self.readValue = readValue ?? value
         self.expression = expression
         self.name = name
@@ -199,7 +208,8 @@ struct PropertyPlan: Sendable {
         let value = property.value
         plainKeyID = property.plainKeyID
         hasDeclaredDefault = property.hasDeclaredDefault
-        implicitZero = property.expression?.isComputed == true || !value.hasImplicitZero
+        implicitZero =
+            property.expression?.isComputed == true || !value.hasImplicitZero
             ? nil : (value.zeroIsFalse ? .false : .zero)
         switch value.kind {
         case _ where value.constraints != nil: common = nil

@@ -51,7 +51,8 @@ final class CompiledRules: Sendable {
         var wholeInput = false
         var read = Set<Int>()
         for entry in entries {
-            guard let program = try? RuleProgram.compile(entry.rule, variables: Self.variables, memberVariables: [0, 1])
+            guard
+                let program = try? RuleProgram.compile(entry.rule, variables: Self.variables, memberVariables: [0, 1])
             else { continue }
             if case .some(.none) = program.fieldsUsed[0] { wholeSelf = true }
             if case .some(.none) = program.fieldsUsed[1] { wholeInput = true }

@@ -42,8 +42,10 @@ final class CompiledValue: Sendable {
         case withOptions(CompiledValue)
     }
 
-    init(kind: Kind, typeName: String, constraints: CompiledConstraints?, dateInput: [DateFormat] = [],
-         dateOutput: DateFormat = .iso8601, base64: Bool = false) {
+    init(
+        kind: Kind, typeName: String, constraints: CompiledConstraints?, dateInput: [DateFormat] = [],
+        dateOutput: DateFormat = .iso8601, base64: Bool = false
+    ) {
         self.kind = kind
         self.typeName = typeName
         coercedInfix = Array(" converted to \(typeName) ".utf8)
@@ -61,8 +63,10 @@ final class CompiledValue: Sendable {
     }
 
     /// `plain` with the options of a property or element spec.
-    init(_ plain: CompiledValue, nullable: Bool, optional: Bool, acceptSingle: Bool, strict: Bool?,
-         objectOptions: Bool = false) {
+    init(
+        _ plain: CompiledValue, nullable: Bool, optional: Bool, acceptSingle: Bool, strict: Bool?,
+        objectOptions: Bool = false
+    ) {
         kind = .withOptions(plain)
         typeName = plain.typeName
         coercedInfix = plain.coercedInfix
@@ -76,7 +80,6 @@ final class CompiledValue: Sendable {
         hasImplicitZero = !optional && plain.hasImplicitZero
         zeroIsFalse = plain.zeroIsFalse
     }
-
 
 }
 

@@ -26,8 +26,11 @@ enum DecimalText {
             } else if byte == UInt8(ascii: "."), pointAt == nil {
                 pointAt = digits.count
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)
-                    .replacingPlusSign()), abs(value) < 1_000_000 else { return nil }
+                guard
+                    let value = Int(
+                        String(decoding: bytes.dropFirst(), as: UTF8.self)
+                            .replacingPlusSign()), abs(value) < 1_000_000
+                else { return nil }
                 exponent = value
                 bytes = []
                 break

@@ -37,19 +37,26 @@ final class DefaultResolver: @unchecked Sendable {
             return
         }
         // A default that a float or double cannot hold would write another number than the schema says.
-        let lost = modelForm.issue?.code == .precisionLost ? modelForm.issue?.message
+        let lost =
+            modelForm.issue?.code == .precisionLost
+            ? modelForm.issue?.message
             : modelForm.diagnostics.entries.first { $0.code == .precisionLost }?.message
         if let lost {
             problems.append(SchemaProblem(file: file, path: pointer, message: "the default loses precision: \(lost)"))
             return
         }
         if let failure = modelForm.diagnostics.entries.first(where: \.isError) {
-            problems.append(SchemaProblem(file: file, path: pointer, message: "the default is invalid: \(failure.message)"))
+            problems.append(
+                SchemaProblem(file: file, path: pointer, message: "the default is invalid: \(failure.message)"))
             return
         }
         if modelForm.bytes.count > limits.maxDefaultBytes {
-            problems.append(SchemaProblem(file: file, path: pointer,
-                message: "the converted default is \(modelForm.bytes.count) bytes, over the limit of \(limits.maxDefaultBytes)"))
+            problems.append(
+                SchemaProblem(
+                    file: file, path: pointer,
+                    message:
+                        "the converted default is \(modelForm.bytes.count) bytes, over the limit of \(limits.maxDefaultBytes)"
+                ))
             return
         }
         let wireForm = ConstantConversion.convert(constant, as: property.value, snapshot: snapshot, wire: true)
@@ -60,7 +67,8 @@ final class DefaultResolver: @unchecked Sendable {
     func needed(_ property: CompiledProperty, of model: CompiledModel) {
         if inProgress.contains(ObjectIdentifier(property)) {
             guard let declared = declaration(of: property, in: model) else { return }
-            let problem = SchemaProblem(file: declared.model.origin.file, path: declared.property.pointer + "/default",
+            let problem = SchemaProblem(
+                file: declared.model.origin.file, path: declared.property.pointer + "/default",
                 message: "the default of \(model.name).\(property.name) needs itself again (a cycle of defaults)")
             if !problems.contains(problem) { problems.append(problem) }
             return
@@ -69,7 +77,9 @@ final class DefaultResolver: @unchecked Sendable {
     }
 
     /// The model document and property declaration that the compiled property came from (the nearest in the chain).
-    private func declaration(of property: CompiledProperty, in model: CompiledModel) -> (model: ModelSchema, property: PropertySchema)? {
+    private func declaration(of property: CompiledProperty, in model: CompiledModel) -> (
+        model: ModelSchema, property: PropertySchema
+    )? {
         var current: ModelSchema? = schemas[model.name]
         while let schema = current {
             if let declared = schema.properties.first(where: { $0.name == property.name }) { return (schema, declared) }

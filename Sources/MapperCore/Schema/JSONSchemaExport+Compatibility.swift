@@ -91,7 +91,8 @@ extension JSONSchemaExport {
             let path = property.keys[0].components[...]
             let schema = outputValue(property.value)
             root.visit(path) { $0.values.append(schema) }
-            let written = model.required.contains(index) || property.value.hasImplicitZero || property.hasDeclaredDefault
+            let written =
+                model.required.contains(index) || property.value.hasImplicitZero || property.hasDeclaredDefault
             // transformToJSON may omit or add keys: nothing is claimed to be present then.
             if written && !reshaped { root.require(path) }
         }
@@ -108,9 +109,17 @@ extension JSONSchemaExport {
         switch value.kind {
         case .bool: members = [("type", .string("boolean"))]
         case .integer(let range):
-            members = [("type", .string("integer")),
-                       ("minimum", .number(c?.minimum.map { String(decoding: $0, as: UTF8.self) } ?? String(range.lowerBound))),
-                       ("maximum", .number(c?.maximum.map { String(decoding: $0, as: UTF8.self) } ?? String(range.upperBound)))]
+            members = [
+                ("type", .string("integer")),
+                (
+                    "minimum",
+                    .number(c?.minimum.map { String(decoding: $0, as: UTF8.self) } ?? String(range.lowerBound))
+                ),
+                (
+                    "maximum",
+                    .number(c?.maximum.map { String(decoding: $0, as: UTF8.self) } ?? String(range.upperBound))
+                ),
+            ]
         case .float, .double, .decimal: members = [("type", .string("number"))] + Self.outputBounds(c)
         case .number: members = [("type", .array([.string("number"), .string("boolean")]))] + Self.outputBounds(c)
         case .string, .url:
@@ -118,7 +127,8 @@ extension JSONSchemaExport {
             if let length = c?.minLength { members.append(("minLength", .number(String(length)))) }
             if let length = c?.maxLength { members.append(("maxLength", .number(String(length)))) }
             if let pattern = c?.pattern { members.append(("pattern", .string(pattern.source))) }
-        case .data: members = [("type", .string("string"))]
+        case .data:
+            members = [("type", .string("string"))]
             if value.base64 { members.append(("contentEncoding", .string("base64"))) }
         case .date:
             members = [("x-date-output", .string("\(value.dateOutput)"))]
@@ -142,7 +152,10 @@ extension JSONSchemaExport {
         case .model(let id):
             return reference(to: snapshot.model(id))
         }
-        if case .date = value.kind {} else if let options = Self.enumOptions(c) { members.append(("enum", .array(options))) }
+        if case .date = value.kind {
+        } else if let options = Self.enumOptions(c) {
+            members.append(("enum", .array(options)))
+        }
         let schema = JSONValue.object(members)
         return marksUnexpressed ? Self.marking(schema, value) : schema
     }

@@ -21,10 +21,12 @@ extension JSONSchemaExport {
     static let time = hour2 + ":" + sixty2 + ":" + sixty2
 
     /// `yyyy-MM-dd`, optionally with a time, a fraction and a zone.
-    static let rfc3339 = year4 + "-" + month2 + "-" + day2
+    static let rfc3339 =
+        year4 + "-" + month2 + "-" + day2
         + "(?:[Tt ]" + time + "(?:\\.[0-9]{1,6}0{0,3})?(?:[Zz]|[+-]" + hour2 + ":?" + sixty2 + ")?)?"
     /// `EEE MMM dd HH:mm:ss[.SSS] Z yyyy`.
-    static let weibo = weekdayAbbreviations + " " + monthAbbreviations + " " + day2 + " " + time
+    static let weibo =
+        weekdayAbbreviations + " " + monthAbbreviations + " " + day2 + " " + time
         + "(?:\\.[0-9]{3})? [+-]" + hour2 + sixty2 + " " + year4
 
     /// Unix seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z.
@@ -43,8 +45,10 @@ extension JSONSchemaExport {
         // The first epoch format decides between seconds and milliseconds; a number string stays `coerced`.
         if let epoch = value.dateInput.first(where: \.isEpoch) {
             let range = epoch == .epochMillis ? epochMillisRange : epochRange
-            members = [("type", .array([.string("string"), .string("number")])), ("pattern", pattern),
-                       ("minimum", .number(range.minimum)), ("maximum", .number(range.maximum))]
+            members = [
+                ("type", .array([.string("string"), .string("number")])), ("pattern", pattern),
+                ("minimum", .number(range.minimum)), ("maximum", .number(range.maximum)),
+            ]
         } else {
             members = [("type", .string("string")), ("pattern", pattern)]
         }

@@ -81,8 +81,10 @@ extension JSONSchemaExport {
     }
 
     /// The first of `paths` that the input has decides: `then(path)` must hold there; with none present, `otherwise`.
-    static func firstPresent(_ paths: ArraySlice<[[UInt8]]>, then: ([[UInt8]]) -> JSONValue,
-                             otherwise: JSONValue) -> JSONValue {
+    static func firstPresent(
+        _ paths: ArraySlice<[[UInt8]]>, then: ([[UInt8]]) -> JSONValue,
+        otherwise: JSONValue
+    ) -> JSONValue {
         guard let path = paths.first else { return otherwise }
         let rest = firstPresent(paths.dropFirst(), then: then, otherwise: otherwise)
         let value = then(path)
@@ -116,8 +118,10 @@ extension JSONSchemaExport {
     }
 
     /// The value at `key` (its first present source) satisfies `test`; an injected default is decided here.
-    private static func matching(_ key: MappedKey, under steps: WillTransform?, _ test: JSONValue,
-                                 _ injectedMatches: (JSONValue) -> Bool) -> JSONValue {
+    private static func matching(
+        _ key: MappedKey, under steps: WillTransform?, _ test: JSONValue,
+        _ injectedMatches: (JSONValue) -> Bool
+    ) -> JSONValue {
         let traced = sources(of: key, under: steps)
         let otherwise = traced.injected.map { injectedMatches($0) ? always : never } ?? never
         return firstPresent(traced.paths[...], then: { _ in test }, otherwise: otherwise)

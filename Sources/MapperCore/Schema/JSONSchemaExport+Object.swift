@@ -114,8 +114,10 @@ extension JSONSchemaExport {
                 if mustBePresent { root.require(sources.paths[0][...]) }
             } else {
                 // Fallback keys (or a rename): the first present one is converted; the others are read, not checked.
-                rules.append(Self.firstPresent(sources.paths[...], then: { _ in schema },
-                                               otherwise: mustBePresent ? Self.never : Self.always))
+                rules.append(
+                    Self.firstPresent(
+                        sources.paths[...], then: { _ in schema },
+                        otherwise: mustBePresent ? Self.never : Self.always))
             }
         }
         for group in model.requireAny {
@@ -128,8 +130,12 @@ extension JSONSchemaExport {
                 let both = JSONValue.object([("required", .array(keys))])
                 rules.append(.object([("not", both)]))
             } else {
-                rules.append(Self.not(Self.allOf([Self.present(from.components[...]),
-                                                  Self.present(to.components[...])])))
+                rules.append(
+                    Self.not(
+                        Self.allOf([
+                            Self.present(from.components[...]),
+                            Self.present(to.components[...]),
+                        ])))
             }
         }
 
@@ -150,14 +156,17 @@ extension JSONSchemaExport {
     static func holdsValue(_ property: CompiledProperty, _ sources: KeySources) -> JSONValue {
         let injectsValue = sources.injected != nil && sources.injected != .null
         let hasValue = noValue(property.value).map { not($0) } ?? always
-        return firstPresent(sources.paths[...], then: { _ in hasValue },
-                            otherwise: injectsValue || property.hasDeclaredDefault ? always : never)
+        return firstPresent(
+            sources.paths[...], then: { _ in hasValue },
+            otherwise: injectsValue || property.hasDeclaredDefault ? always : never)
     }
 
     /// The property's schema with its `description` and `default` from the document that declares it, and
     /// `readOnly` for a computed property (its value never comes from input).
-    private mutating func annotated(_ schema: JSONValue, _ property: CompiledProperty,
-                                    of model: CompiledModel) -> JSONValue {
+    private mutating func annotated(
+        _ schema: JSONValue, _ property: CompiledProperty,
+        of model: CompiledModel
+    ) -> JSONValue {
         var current: CompiledModel? = model
         while let owner = current {
             if let declaration = owner.schema.properties.first(where: { $0.name == property.name }) {

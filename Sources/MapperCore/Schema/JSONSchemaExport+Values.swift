@@ -26,8 +26,10 @@
 
 extension JSONSchemaExport {
     /// The YYModel null spellings; `number` reads them as no value without a warning.
-    static let nullSpellings = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
-                                "<NULL>", "<Null>", "<null>"]
+    static let nullSpellings = [
+        "NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
+        "<NULL>", "<Null>", "<null>",
+    ]
     /// The 8-4-4-4-12 text form of a `uuid`, any case.
     static let uuidPattern =
         "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
@@ -71,8 +73,10 @@ extension JSONSchemaExport {
         case .number:
             return .object([("enum", .array([.null] + nullSpellings.map { .string($0) }))])
         case .url:
-            return .object([("type", .array([.string("string"), .string("null")])),
-                            ("pattern", .string("^" + jsonWhitespace + "*$"))])
+            return .object([
+                ("type", .array([.string("string"), .string("null")])),
+                ("pattern", .string("^" + jsonWhitespace + "*$")),
+            ])
         default:
             return .object([("type", .string("null"))])
         }
@@ -82,7 +86,7 @@ extension JSONSchemaExport {
     static func allowing(_ none: JSONValue, in schema: JSONValue) -> JSONValue {
         if schema == nonNull { return always }
         guard none == .object([("type", .string("null"))]), case .object(var members) = schema,
-              members.contains(where: { $0.key == "type" || $0.key == "enum" })
+            members.contains(where: { $0.key == "type" || $0.key == "enum" })
         else { return anyOf([schema, none]) }
         for index in members.indices {
             switch (members[index].key, members[index].value) {
@@ -105,12 +109,16 @@ extension JSONSchemaExport {
             if let options = Self.enumOptions(c) {
                 return .object([("enum", .array(options.flatMap { [$0, .number($0 == .bool(true) ? "1" : "0")] }))])
             }
-            return .object([("type", .array([.string("boolean"), .string("integer")])),
-                            ("minimum", .number("0")), ("maximum", .number("1"))])
+            return .object([
+                ("type", .array([.string("boolean"), .string("integer")])),
+                ("minimum", .number("0")), ("maximum", .number("1")),
+            ])
         case .integer(let range):
-            members = [("type", .string("integer")),
-                       ("minimum", Self.bound(c?.minimum) ?? .number(String(range.lowerBound))),
-                       ("maximum", Self.bound(c?.maximum) ?? .number(String(range.upperBound)))]
+            members = [
+                ("type", .string("integer")),
+                ("minimum", Self.bound(c?.minimum) ?? .number(String(range.lowerBound))),
+                ("maximum", Self.bound(c?.maximum) ?? .number(String(range.upperBound))),
+            ]
         case .float, .double:
             var largest: [UInt8] = []
             if case .float = value.kind {
@@ -119,9 +127,11 @@ extension JSONSchemaExport {
                 FloatFormatting.write(Double.greatestFiniteMagnitude, into: &largest)
             }
             let text = String(decoding: largest, as: UTF8.self)
-            members = [("type", .string("number")),
-                       ("minimum", Self.bound(c?.minimum) ?? .number("-" + text)),
-                       ("maximum", Self.bound(c?.maximum) ?? .number(text))]
+            members = [
+                ("type", .string("number")),
+                ("minimum", Self.bound(c?.minimum) ?? .number("-" + text)),
+                ("maximum", Self.bound(c?.maximum) ?? .number(text)),
+            ]
         case .number, .decimal:
             let isNumber: Bool = if case .number = value.kind { true } else { false }
             members = [("type", isNumber ? .array([.string("number"), .string("boolean")]) : .string("number"))]
@@ -142,10 +152,14 @@ extension JSONSchemaExport {
         case .any:
             return Self.nonNull
         case .uuid:
-            members = [("type", .string("string")), ("format", .string("uuid")), ("pattern", .string(Self.uuidPattern))]
+            members = [
+                ("type", .string("string")), ("format", .string("uuid")), ("pattern", .string(Self.uuidPattern)),
+            ]
         case .calendarDate:
-            members = [("type", .string("string")), ("format", .string("date")),
-                       ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
+            members = [
+                ("type", .string("string")), ("format", .string("date")),
+                ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")),
+            ]
         case .array(let element), .set(let element):
             members = [("type", .string("array"))]
             if let element { members.append(("items", valueSchema(element, nullable: false))) }

@@ -58,8 +58,10 @@ private struct Translator {
 
     init(root: JSONValue) { self.root = root }
 
-    static let annotations: Set<String> = ["$schema", "$id", "$comment", "title", "description", "examples", "$defs",
-                                           "definitions", "x-transform", "deprecated", "readOnly", "writeOnly"]
+    static let annotations: Set<String> = [
+        "$schema", "$id", "$comment", "title", "description", "examples", "$defs",
+        "definitions", "x-transform", "deprecated", "readOnly", "writeOnly",
+    ]
 
     mutating func run(rootName: String?) {
         var definitions: [(String, String, JSONValue)] = []  // (name, pointer, schema)
@@ -105,9 +107,10 @@ private struct Translator {
     }
 
     static func identifier(_ text: String) -> String {
-        var result = String(text.unicodeScalars.map {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_"
-        })
+        var result = String(
+            text.unicodeScalars.map {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_"
+            })
         if result.isEmpty || ("0"..."9").contains(result.first!) { result = "_" + result }
         return result
     }
@@ -121,7 +124,9 @@ private struct Translator {
             return nil
         }
         var document: [(key: String, value: JSONValue)] = [("name", .string(name))]
-        if let description = schema["description"], case .string = description { document.append(("description", description)) }
+        if let description = schema["description"], case .string = description {
+            document.append(("description", description))
+        }
         var properties: [(key: String, value: JSONValue)] = []
         var required: Set<String> = []
         var sources: [(JSONValue, String)] = [(schema, pointer)]
@@ -130,7 +135,8 @@ private struct Translator {
         if case .array(let parts)? = schema["allOf"] {
             for (i, part) in parts.enumerated() {
                 if case .string(let reference)? = part["$ref"], let parent = names[reference], document.count < 3,
-                   !document.contains(where: { $0.key == "extends" }) {
+                    !document.contains(where: { $0.key == "extends" })
+                {
                     document.append(("extends", .string(parent)))
                 } else if case .object = part {
                     sources.append((part, pointer + "/allOf/\(i)"))
@@ -138,7 +144,9 @@ private struct Translator {
             }
         }
         for (source, at) in sources {
-            if case .array(let list)? = source["required"] { for case .string(let key) in list { required.insert(key) } }
+            if case .array(let list)? = source["required"] {
+                for case .string(let key) in list { required.insert(key) }
+            }
             if case .object(let listed)? = source["properties"] {
                 for member in listed {
                     let propertyPointer = at + "/properties/" + JSONPointer.escape(member.key)
@@ -147,15 +155,20 @@ private struct Translator {
                         options.append(("required", .bool(true)))
                         value = .object(options)
                     }
-                    properties.append((Self.identifier(member.key) == member.key ? member.key : Self.identifier(member.key),
-                                       Self.keyed(value, member.key)))
+                    properties.append(
+                        (
+                            Self.identifier(member.key) == member.key ? member.key : Self.identifier(member.key),
+                            Self.keyed(value, member.key)
+                        ))
                 }
             }
             if case .object(let others) = source {
                 let picks = discriminated(source)
-                for member in others where !["type", "properties", "required", "additionalProperties", "allOf"]
+                for member in others
+                where !["type", "properties", "required", "additionalProperties", "allOf"]
                     .contains(member.key) && !Self.annotations.contains(member.key)
-                    && !(picks != nil && (member.key == "oneOf" || member.key == "anyOf")) {
+                    && !(picks != nil && (member.key == "oneOf" || member.key == "anyOf"))
+                {
                     note(at + "/" + JSONPointer.escape(member.key), "\(member.key) is not supported on a model")
                 }
             }
@@ -163,7 +176,8 @@ private struct Translator {
         // Required names listed after their properties were read.
         properties = properties.map { entry in
             guard required.contains(entry.key), case .object(var options) = entry.value,
-                  !options.contains(where: { $0.key == "required" }) else { return entry }
+                !options.contains(where: { $0.key == "required" })
+            else { return entry }
             options.append(("required", .bool(true)))
             return (entry.key, .object(options))
         }
@@ -171,9 +185,17 @@ private struct Translator {
         _ = members
         document.append(("properties", .object(properties)))
         if let picks = discriminated(schema) {
-            document.append(("classForDictionary", .array(picks.map { pick in
-                .object([("when", .object([("key", .string(pick.key)), ("equals", pick.value)])), ("use", .string(pick.use))])
-            })))
+            document.append(
+                (
+                    "classForDictionary",
+                    .array(
+                        picks.map { pick in
+                            .object([
+                                ("when", .object([("key", .string(pick.key)), ("equals", pick.value)])),
+                                ("use", .string(pick.use)),
+                            ])
+                        })
+                ))
         }
         return .object(document)
     }
@@ -185,13 +207,16 @@ private struct Translator {
         var picks: [(key: String, value: JSONValue, use: String)] = []
         for option in options {
             guard case .string(let reference)? = option["$ref"], let target = names[reference],
-                  let definition = Self.resolve(reference, in: root),
-                  case .object(let properties)? = definition["properties"]
+                let definition = Self.resolve(reference, in: root),
+                case .object(let properties)? = definition["properties"]
             else { return nil }
             var found: (String, JSONValue)?
             for property in properties {
-                if let constant = property.value["const"] { found = (property.key, constant) }
-                else if case .array(let values)? = property.value["enum"], values.count == 1 { found = (property.key, values[0]) }
+                if let constant = property.value["const"] {
+                    found = (property.key, constant)
+                } else if case .array(let values)? = property.value["enum"], values.count == 1 {
+                    found = (property.key, values[0])
+                }
                 if found != nil { break }
             }
             guard let (key, value) = found, picks.first.map({ $0.key == key }) ?? true else { return nil }
@@ -249,7 +274,10 @@ private struct Translator {
         default: break
         }
         types.removeAll { $0 == "null" }
-        if types.isEmpty, let constant = schema["const"] ?? { if case .array(let options)? = schema["enum"] { options.first } else { nil } }() {
+        if types.isEmpty,
+            let constant = schema["const"]
+                ?? { if case .array(let options)? = schema["enum"] { options.first } else { nil } }()
+        {
             types = [Self.typeName(of: constant)]
         }
         guard types.count <= 1 else {
@@ -312,7 +340,9 @@ private struct Translator {
         }
         for keyword in ["minItems", "maxItems"] {
             handled.insert(keyword)
-            if let value = schema[keyword] { options.append((keyword == "minItems" ? "minLength" : "maxLength", value)) }
+            if let value = schema[keyword] {
+                options.append((keyword == "minItems" ? "minLength" : "maxLength", value))
+            }
         }
         handled.formUnion(["enum", "const"])
         if case .array(let list)? = schema["enum"] {
@@ -351,10 +381,12 @@ extension JSONSchemaImport {
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body)
         } catch {
-            return .failure(.init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
+            return .failure(
+                .init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
         }
         guard case .object(let members) = root, let schema = root["jsonschema"], case .object = schema else {
-            return .failure(.init(code: "not_an_object", message: "the body must be an object {\"name\": …, \"jsonschema\": {…}}"))
+            return .failure(
+                .init(code: "not_an_object", message: "the body must be an object {\"name\": …, \"jsonschema\": {…}}"))
         }
         var name: String?
         for member in members {
@@ -362,7 +394,10 @@ extension JSONSchemaImport {
             case ("jsonschema", _): break
             case ("name", .string(let text)): name = text
             default:
-                return .failure(.init(code: "invalid_parameter", message: "the body holds only \"name\" and \"jsonschema\", not \"\(member.key)\""))
+                return .failure(
+                    .init(
+                        code: "invalid_parameter",
+                        message: "the body holds only \"name\" and \"jsonschema\", not \"\(member.key)\""))
             }
         }
         do throws(Failure) {

@@ -105,7 +105,8 @@ final class KeyIndex: Sendable {
     private func holds(_ key: UnsafeRawBufferPointer, at id: Int) -> Bool {
         let entry = entries[id]
         guard entry.length == key.count else { return false }
-        return key.isEmpty || arena.withUnsafeBytes { memcmpEqual($0.baseAddress! + entry.offset, key.baseAddress!, key.count) }
+        return key.isEmpty
+            || arena.withUnsafeBytes { memcmpEqual($0.baseAddress! + entry.offset, key.baseAddress!, key.count) }
     }
 
     func id(of key: [UInt8]) -> Int? { key.withUnsafeBytes { id(of: $0) } }
@@ -142,7 +143,9 @@ func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> 
     if count >= 8 {
         var i = 0
         while i + 8 < count {
-            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
                 return false
             }
             i += 8
@@ -153,7 +156,7 @@ func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> 
     if count >= 4 {
         return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
             && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
     }
     var i = 0
     while i < count {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One kept version of a model: its number, canonical bytes, ETag and when this registry accepted it.
@@ -42,7 +42,9 @@ public struct ModelLifecycle: Sendable, Equatable {
     public var config: CompatibilityConfig
 
     /// Creates a lifecycle.
-    public init(lastVersion: Int = 0, versions: [ModelVersion] = [], config: CompatibilityConfig = CompatibilityConfig()) {
+    public init(
+        lastVersion: Int = 0, versions: [ModelVersion] = [], config: CompatibilityConfig = CompatibilityConfig()
+    ) {
         self.lastVersion = lastVersion
         self.versions = versions
         self.config = config

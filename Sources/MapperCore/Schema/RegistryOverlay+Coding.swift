@@ -28,7 +28,7 @@ extension RegistryOverlay {
         if case .array(let entries)? = root["models"] {
             for entry in entries {
                 guard case .number(let text)? = entry["version"], let version = Int(text), let schema = entry["schema"],
-                      case .object = schema
+                    case .object = schema
                 else { throw DecodingError(description: "each model needs a version and a schema object") }
                 models.append(SchemaFile(name: file, bytes: schema.bytes, source: .registry, version: version))
             }
@@ -36,7 +36,9 @@ extension RegistryOverlay {
         var deleted: [String] = []
         if case .array(let names)? = root["deleted"] {
             for name in names {
-                guard case .string(let text) = name else { throw DecodingError(description: "deleted holds model names") }
+                guard case .string(let text) = name else {
+                    throw DecodingError(description: "deleted holds model names")
+                }
                 deleted.append(text)
             }
         }
@@ -88,7 +90,8 @@ extension ModelLifecycle {
         do throws(JSONSyntaxError) {
             value = try JSONValue.parse(bytes)
         } catch {
-            throw RegistryOverlay.DecodingError(description: "invalid JSON at byte \(error.offset): \(error.description)")
+            throw RegistryOverlay.DecodingError(
+                description: "invalid JSON at byte \(error.offset): \(error.description)")
         }
         try self.init(value, name: name)
     }
@@ -104,7 +107,8 @@ extension ModelLifecycle {
         if case .array(let list)? = value["versions"] {
             for entry in list {
                 guard case .number(let text)? = entry["version"], let version = Int(text), version <= lastVersion,
-                      case .string(let createdAt)? = entry["createdAt"], let schema = entry["schema"], case .object = schema
+                    case .string(let createdAt)? = entry["createdAt"], let schema = entry["schema"],
+                    case .object = schema
                 else { throw bad("has a version without a number up to lastVersion, a createdAt or a schema object") }
                 versions.append(ModelVersion(version: version, createdAt: createdAt, document: schema.bytes))
             }

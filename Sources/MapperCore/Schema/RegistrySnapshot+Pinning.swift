@@ -48,20 +48,25 @@ extension RegistrySnapshot {
         var problems: [SchemaProblem] = []
         let file = SchemaFile(name: "(version \(kept.version))", bytes: kept.document, source: .registry)
         guard let document = SchemaDocumentEntry.read(file, limits: limits, problems: &problems).first,
-              problems.isEmpty
+            problems.isEmpty
         else {
-            return .failure(.uncompilable(model: name, version: kept.version,
-                                          reason: problems.first?.message ?? "the document does not decode"))
+            return .failure(
+                .uncompilable(
+                    model: name, version: kept.version,
+                    reason: problems.first?.message ?? "the document does not decode"))
         }
         var set = schemas
         set[name] = document.schema
         set = Self.reachable(from: name, in: set)
         var pinnedEntries = entries.filter { set[$0.key] != nil }
-        pinnedEntries[name] = ModelEntry(version: kept.version, etag: kept.etag, source: .registry, document: kept.document)
+        pinnedEntries[name] = ModelEntry(
+            version: kept.version, etag: kept.etag, source: .registry, document: kept.document)
         let (snapshot, _, found) = Self.compile(set, ids: [:], limits: limits, entries: pinnedEntries, lifecycles: [:])
         guard found.isEmpty else {
-            return .failure(.uncompilable(model: name, version: kept.version,
-                                          reason: found.map { "\($0.path) \($0.message)" }.joined(separator: "; ")))
+            return .failure(
+                .uncompilable(
+                    model: name, version: kept.version,
+                    reason: found.map { "\($0.path) \($0.message)" }.joined(separator: "; ")))
         }
         return .success(snapshot)
     }

@@ -7,7 +7,8 @@ extension RegistrySnapshot {
         models.compactMap { model -> String? in
             guard let model, model.name != name else { return nil }
             let schema = model.schema
-            let uses = schema.parent == name || schema.classRules.contains { $0.use == name }
+            let uses =
+                schema.parent == name || schema.classRules.contains { $0.use == name }
                 || schema.properties.contains { $0.value.referencedModels.contains(name) }
             return uses ? model.name : nil
         }.sorted()

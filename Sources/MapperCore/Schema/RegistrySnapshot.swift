@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One immutable version of the registry: every compiled model, by id and by name, with its version and ETag.
@@ -36,9 +36,11 @@ public final class RegistrySnapshot: Sendable {
     /// Resolves defaults while this snapshot is being built; nil once published.
     nonisolated(unsafe) var defaultResolver: DefaultResolver?
 
-    init(models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry],
-         lifecycles: [String: ModelLifecycle] = [:], schemas: [String: ModelSchema] = [:],
-         limits: SchemaLimits = SchemaLimits()) {
+    init(
+        models: [CompiledModel?], ids: [String: Int], entries: [String: ModelEntry],
+        lifecycles: [String: ModelLifecycle] = [:], schemas: [String: ModelSchema] = [:],
+        limits: SchemaLimits = SchemaLimits()
+    ) {
         self.models = models
         let named = ids.sorted { $0.value < $1.value }
         names = KeyIndex(named.map { Array($0.key.utf8) })
@@ -58,8 +60,9 @@ public final class RegistrySnapshot: Sendable {
 
     /// The same registry with other lifecycles (a configuration change): the compiled models are shared.
     func replacingLifecycles(_ lifecycles: [String: ModelLifecycle]) -> RegistrySnapshot {
-        RegistrySnapshot(models: models, ids: ids, entries: entries, lifecycles: lifecycles, schemas: schemas,
-                         limits: limits)
+        RegistrySnapshot(
+            models: models, ids: ids, entries: entries, lifecycles: lifecycles, schemas: schemas,
+            limits: limits)
     }
 
     /// The current version number of a model as text (the `X-Model-Version` header), found like the model.

@@ -38,14 +38,16 @@ extension SchemaCompiler {
         let isStrict = resolved(name, \.strict) ?? false
         let indexByName = Dictionary(effective.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         let properties = effective.enumerated().map { index, property in
-            let value = compileValue(property.value, in: schema, optional: property.optional, strict: property.strict,
-                                     insideStrict: property.strict ?? isStrict)
+            let value = compileValue(
+                property.value, in: schema, optional: property.optional, strict: property.strict,
+                insideStrict: property.strict ?? isStrict)
             var expression: PropertyExpression?
             var readValue: CompiledValue?
             if let source = property.computed {
                 expression = PropertyExpression(source, isComputed: true, element: nil, indexByName: indexByName)
             } else if let source = property.transform {
-                expression = PropertyExpression(source, isComputed: false, element: value.element, indexByName: indexByName)
+                expression = PropertyExpression(
+                    source, isComputed: false, element: value.element, indexByName: indexByName)
                 readValue = value.withoutConstraints
             }
             return CompiledProperty(
@@ -54,7 +56,9 @@ extension SchemaCompiler {
                 readValue: readValue, expression: expression)
         }
         var required = effective.indices.filter { effective[$0].required }
-        for name in validate?.required ?? [] { if let i = indexByName[name], !required.contains(i) { required.append(i) } }
+        for name in validate?.required ?? [] {
+            if let i = indexByName[name], !required.contains(i) { required.append(i) }
+        }
         required.sort()
         let requireAny = (validate?.requireAny ?? []).map { group in
             (indexes: group.compactMap { indexByName[$0] }, names: group)
@@ -99,16 +103,20 @@ extension SchemaCompiler {
     /// The compiled value, wrapped with its options (`CompiledValue.Kind.withOptions`) when it declares any; a
     /// property passes its own `optional` and `strict`, and `insideStrict` when it is read strictly (a model value
     /// there, or one whose model has object options, is read through `Converter.convertObjectWithOptions`).
-    mutating func compileValue(_ value: ValueSchema, in model: ModelSchema, optional: Bool = false, strict: Bool? = nil,
-                               insideStrict: Bool = false) -> CompiledValue {
+    mutating func compileValue(
+        _ value: ValueSchema, in model: ModelSchema, optional: Bool = false, strict: Bool? = nil,
+        insideStrict: Bool = false
+    ) -> CompiledValue {
         let plain = compilePlainValue(value, in: model, insideStrict: insideStrict)
         var objectOptions = false
         if case .model(let target) = value.type {
-            objectOptions = insideStrict || resolved(target, \.unknownKeys) == .keep || resolved(target, \.strict) == true
+            objectOptions =
+                insideStrict || resolved(target, \.unknownKeys) == .keep || resolved(target, \.strict) == true
         }
         guard value.nullable || value.acceptSingle || optional || strict != nil || objectOptions else { return plain }
-        return CompiledValue(plain, nullable: value.nullable, optional: optional, acceptSingle: value.acceptSingle,
-                             strict: strict, objectOptions: objectOptions)
+        return CompiledValue(
+            plain, nullable: value.nullable, optional: optional, acceptSingle: value.acceptSingle,
+            strict: strict, objectOptions: objectOptions)
     }
 
     private mutating func compilePlainValue(_ value: ValueSchema, in model: ModelSchema, insideStrict: Bool)
@@ -142,11 +150,13 @@ extension SchemaCompiler {
             default: kind = .integer(builtin.integerRange!)
             }
         }
-        let bare = CompiledValue(kind: kind, typeName: typeName, constraints: nil, dateInput: value.dateInput,
-                                 dateOutput: value.dateOutput, base64: value.base64)
+        let bare = CompiledValue(
+            kind: kind, typeName: typeName, constraints: nil, dateInput: value.dateInput,
+            dateOutput: value.dateOutput, base64: value.base64)
         guard !value.constraints.isEmpty else { return bare }
         let constraints = compileConstraints(value.constraints, for: bare, at: value.pointer, in: model)
-        return CompiledValue(kind: kind, typeName: typeName, constraints: constraints, dateInput: value.dateInput,
-                             dateOutput: value.dateOutput, base64: value.base64)
+        return CompiledValue(
+            kind: kind, typeName: typeName, constraints: constraints, dateInput: value.dateInput,
+            dateOutput: value.dateOutput, base64: value.base64)
     }
 }

@@ -3,15 +3,18 @@
 extension SchemaCompiler {
     /// Constraint operands converted as the property's type; an operand that does not convert cleanly, or a
     /// constraint that does not fit the type, is a problem.
-    mutating func compileConstraints(_ c: ConstraintSchema, for value: CompiledValue, at pointer: String,
-                                     in model: ModelSchema) -> CompiledConstraints {
+    mutating func compileConstraints(
+        _ c: ConstraintSchema, for value: CompiledValue, at pointer: String,
+        in model: ModelSchema
+    ) -> CompiledConstraints {
         var compiled = CompiledConstraints()
         let isNumber: Bool
         let isText: Bool
         let isContainer: Bool
         let isScalar: Bool
         switch value.kind {
-        case .integer, .float, .double, .decimal, .number: (isNumber, isText, isContainer, isScalar) = (true, false, false, true)
+        case .integer, .float, .double, .decimal, .number:
+            (isNumber, isText, isContainer, isScalar) = (true, false, false, true)
         case .date: (isNumber, isText, isContainer, isScalar) = (false, false, false, true)
         case .string, .url: (isNumber, isText, isContainer, isScalar) = (false, true, false, true)
         case .data, .bool, .uuid, .calendarDate: (isNumber, isText, isContainer, isScalar) = (false, false, false, true)
@@ -27,8 +30,9 @@ extension SchemaCompiler {
                 continue
             }
             if isDate {
-                let epoch = CompiledValue(kind: .date, typeName: "date", constraints: nil, dateInput: value.dateInput,
-                                          dateOutput: .epoch)
+                let epoch = CompiledValue(
+                    kind: .date, typeName: "date", constraints: nil, dateInput: value.dateInput,
+                    dateOutput: .epoch)
                 guard let bytes = cleanConstant(operand, as: epoch, at: at, in: model) else { continue }
                 let reading = bytes.withUnsafeBytes { DateFormatting.readEpoch($0, millis: false) }
                 guard case .instant(let instant, _) = reading else { continue }
@@ -68,12 +72,17 @@ extension SchemaCompiler {
     }
 
     /// The canonical bytes of a constant converted without any warning, or nil after recording a problem.
-    private mutating func cleanConstant(_ constant: JSONValue, as value: CompiledValue, at pointer: String,
-                                       in model: ModelSchema) -> [UInt8]? {
+    private mutating func cleanConstant(
+        _ constant: JSONValue, as value: CompiledValue, at pointer: String,
+        in model: ModelSchema
+    ) -> [UInt8]? {
         let converted = ConstantConversion.convert(constant, as: value, snapshot: RegistrySnapshot.empty, wire: false)
         guard converted.outcome == .value, converted.issue == nil, converted.diagnostics.isEmpty else {
             let why = converted.diagnostics.entries.first?.message ?? converted.issue?.message ?? "it gives no value"
-            problem(model, pointer, "\(String(decoding: constant.bytes, as: UTF8.self)) does not convert to \(value.typeName) cleanly: \(why)")
+            problem(
+                model, pointer,
+                "\(String(decoding: constant.bytes, as: UTF8.self)) does not convert to \(value.typeName) cleanly: \(why)"
+            )
             return nil
         }
         return converted.bytes
@@ -89,7 +98,9 @@ enum ConstantConversion {
         var diagnostics: Diagnostics
     }
 
-    static func convert(_ constant: JSONValue, as value: CompiledValue, snapshot: RegistrySnapshot, wire: Bool) -> Converted {
+    static func convert(_ constant: JSONValue, as value: CompiledValue, snapshot: RegistrySnapshot, wire: Bool)
+        -> Converted
+    {
         let bytes = constant.bytes
         var tape = JSONTape()
         return bytes.withUnsafeBytes { raw in
@@ -105,8 +116,9 @@ enum ConstantConversion {
                 let result = converter.convert(ValueRef(document: 0, index: 0), as: value)
                 let out = converter.out.array
                 converter.recycleScratch()
-                return Converted(bytes: out, outcome: result.outcome, issue: result.issue,
-                                 diagnostics: converter.diagnostics)
+                return Converted(
+                    bytes: out, outcome: result.outcome, issue: result.issue,
+                    diagnostics: converter.diagnostics)
             }
         }
     }

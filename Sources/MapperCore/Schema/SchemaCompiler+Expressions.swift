@@ -18,7 +18,9 @@ extension SchemaCompiler {
                 do {
                     _ = try RuleProgram.compile(source, variables: variables)
                 } catch {
-                    problem(model, property.pointer + "/" + member, "\(error.message) at column \(error.column(in: source))")
+                    problem(
+                        model, property.pointer + "/" + member, "\(error.message) at column \(error.column(in: source))"
+                    )
                 }
             }
         }

@@ -21,7 +21,9 @@ extension SchemaCompiler {
             }
             return
         }
-        let declaring = chain(of: model.name)?.dropLast().last { if case .set = $0.transformToJSON { true } else { false } }
+        let declaring = chain(of: model.name)?.dropLast().last {
+            if case .set = $0.transformToJSON { true } else { false }
+        }
         let reported = declaring.map { roundTripConflicts(of: $0.name) } ?? []
         for conflict in conflicts where !reported.contains(conflict) {
             problem(model, model.origin.pointer, "the inherited transformToJSON: " + conflict.message)
@@ -41,12 +43,17 @@ extension SchemaCompiler {
         let unreadable = ": /normalize output could not be read back as the same model"
         var conflicts: [RoundTripConflict] = []
         for (i, omit) in steps.omit.enumerated() where required.contains(omit) {
-            conflicts.append(RoundTripConflict(step: "omit/\(i)", message: "omit names \"\(omit)\", which is required" + unreadable))
+            conflicts.append(
+                RoundTripConflict(step: "omit/\(i)", message: "omit names \"\(omit)\", which is required" + unreadable))
         }
         for group in rules?.requireAny ?? [] where !group.isEmpty && group.allSatisfy(omitted.contains) {
             let at = steps.omit.firstIndex(of: group[0])!
-            conflicts.append(RoundTripConflict(step: "omit/\(at)", message:
-                "omit names every member of the requireAny group [\(group.joined(separator: ", "))]" + unreadable))
+            conflicts.append(
+                RoundTripConflict(
+                    step: "omit/\(at)",
+                    message:
+                        "omit names every member of the requireAny group [\(group.joined(separator: ", "))]"
+                        + unreadable))
         }
         for (key, _) in steps.set {
             for property in properties {
@@ -63,9 +70,12 @@ extension SchemaCompiler {
                     } else {
                         continue
                     }
-                    conflicts.append(RoundTripConflict(step: "set/" + JSONPointer.escape(key.source), message:
-                        "set key \"\(key.source)\" \(relation) \"\(alternative.source)\" of property \"\(property.name)\""
-                            + unreadable))
+                    conflicts.append(
+                        RoundTripConflict(
+                            step: "set/" + JSONPointer.escape(key.source),
+                            message:
+                                "set key \"\(key.source)\" \(relation) \"\(alternative.source)\" of property \"\(property.name)\""
+                                + unreadable))
                 }
             }
         }

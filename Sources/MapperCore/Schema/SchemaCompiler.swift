@@ -33,13 +33,17 @@ struct SchemaCompiler {
     /// Checks everything that needs the whole set, recording every problem found.
     mutating func validateSet() {
         if models.count > limits.maxModels {
-            problems.append(SchemaProblem(file: "", path: "", message:
-                "\(models.count) models exceed the limit of \(limits.maxModels)"))
+            problems.append(
+                SchemaProblem(
+                    file: "", path: "",
+                    message:
+                        "\(models.count) models exceed the limit of \(limits.maxModels)"))
         }
         for model in models.values.sorted(by: { $0.name < $1.name }) {
             if model.properties.count > limits.maxPropertiesPerModel {
-                problem(model, model.origin.pointer + "/properties",
-                        "\(model.properties.count) properties exceed the limit of \(limits.maxPropertiesPerModel)")
+                problem(
+                    model, model.origin.pointer + "/properties",
+                    "\(model.properties.count) properties exceed the limit of \(limits.maxPropertiesPerModel)")
             }
             if let parent = model.parent {
                 if models[parent] == nil {
@@ -63,9 +67,12 @@ struct SchemaCompiler {
         while changed {
             changed = false
             for name in candidates {
-                let ok = chain(of: name).map { $0.allSatisfy { candidates.contains($0.name) } } ?? false
+                let ok =
+                    chain(of: name).map { $0.allSatisfy { candidates.contains($0.name) } } ?? false
                     && flattenedProperties(of: name).allSatisfy { $0.value.referencedModels.isSubset(of: candidates) }
-                    && models[name]!.classRules.allSatisfy { candidates.contains($0.use) && isDescendant($0.use, of: name) }
+                    && models[name]!.classRules.allSatisfy {
+                        candidates.contains($0.use) && isDescendant($0.use, of: name)
+                    }
                 if !ok {
                     candidates.remove(name)
                     changed = true
@@ -107,7 +114,9 @@ struct SchemaCompiler {
         var result: [PropertySchema] = []
         for model in chain(of: name) ?? [] {
             for property in model.properties {
-                if let at = result.firstIndex(where: { $0.name == property.name }) { result[at] = property } else {
+                if let at = result.firstIndex(where: { $0.name == property.name }) {
+                    result[at] = property
+                } else {
                     result.append(property)
                 }
             }
@@ -124,7 +133,9 @@ struct SchemaCompiler {
     func effectiveProperties(of name: String) -> [PropertySchema] {
         let blacklist = Set(resolved(name, \.blacklist) ?? [])
         let whitelist = resolved(name, \.whitelist).map(Set.init)
-        return flattenedProperties(of: name).filter { !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true) }
+        return flattenedProperties(of: name).filter {
+            !blacklist.contains($0.name) && (whitelist?.contains($0.name) ?? true)
+        }
     }
 
     func resolved<V>(_ name: String, _ rule: KeyPath<ModelSchema, Inheritable<V>>) -> V? {
@@ -141,7 +152,8 @@ struct SchemaCompiler {
         let names = Set(flattenedProperties(of: model.name).map(\.name))
         if case .set(let steps) = model.transformToJSON {
             for (i, name) in steps.omit.enumerated() where !names.contains(name) {
-                problem(model, model.origin.pointer + "/transformToJSON/omit/\(i)", "omit names no property \"\(name)\"")
+                problem(
+                    model, model.origin.pointer + "/transformToJSON/omit/\(i)", "omit names no property \"\(name)\"")
             }
         }
         checkRoundTrip(model)
@@ -149,7 +161,9 @@ struct SchemaCompiler {
             let groups = [("required", rules.required)] + rules.requireAny.enumerated().map { ("requireAny/\($0)", $1) }
             for (where_, list) in groups {
                 for (i, name) in list.enumerated() where !names.contains(name) {
-                    problem(model, model.origin.pointer + "/validate/\(where_)/\(i)", "validate names no property \"\(name)\"")
+                    problem(
+                        model, model.origin.pointer + "/validate/\(where_)/\(i)",
+                        "validate names no property \"\(name)\"")
                 }
             }
         }

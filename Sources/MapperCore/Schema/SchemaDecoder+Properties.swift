@@ -34,9 +34,13 @@ extension SchemaDecoder {
                 case _?: problem(pointer + "/" + member, "\(member) must be a non-empty expression string")
                 }
             }
-            if expressions.count == 2 { problem(pointer + "/computed", "a property cannot have both transform and computed") }
+            if expressions.count == 2 {
+                problem(pointer + "/computed", "a property cannot have both transform and computed")
+            }
             if expressions["computed"] != nil {
-                if value["default"] != nil { problem(pointer + "/default", "a computed property cannot have a default") }
+                if value["default"] != nil {
+                    problem(pointer + "/default", "a computed property cannot have a default")
+                }
                 if value["required"] != nil { problem(pointer + "/required", "a computed property cannot be required") }
             }
             switch value["key"] {
@@ -64,7 +68,8 @@ extension SchemaDecoder {
         property.hasExplicitKey = value["key"] != nil
         if decodeFlag(value, "optional", at: pointer) == true {
             switch spec.type {
-            case .builtin(let type) where type == .bool || type.integerRange != nil || type == .float || type == .double:
+            case .builtin(let type)
+            where type == .bool || type.integerRange != nil || type == .float || type == .double:
                 property.optional = true
             default: problem(pointer + "/optional", "optional applies to numeric and bool properties only")
             }
@@ -114,7 +119,9 @@ extension SchemaDecoder {
         }
     }
 
-    private mutating func decodeTypeName(_ name: String, of element: JSONValue?, at pointer: String, typePointer: String)
+    private mutating func decodeTypeName(
+        _ name: String, of element: JSONValue?, at pointer: String, typePointer: String
+    )
         -> TypeReference?
     {
         if let builtin = BuiltinType(rawValue: name) {
@@ -125,7 +132,9 @@ extension SchemaDecoder {
             guard let element else { return .container(builtin, of: nil) }
             let elementAllowed = Self.propertyKeys.subtracting(
                 ["key", "default", "required", "optional", "strict", "transform", "computed"])
-            return decodeValue(element, at: pointer + "/of", allowed: elementAllowed).map { .container(builtin, of: $0) }
+            return decodeValue(element, at: pointer + "/of", allowed: elementAllowed).map {
+                .container(builtin, of: $0)
+            }
         }
         guard Self.isIdentifier(name) else {
             problem(typePointer, "unknown type \"\(name)\"")
@@ -140,7 +149,9 @@ extension SchemaDecoder {
         c.maximum = value["maximum"]
         for (name, slot) in [("minLength", \ConstraintSchema.minLength), ("maxLength", \ConstraintSchema.maxLength)] {
             guard let operand = value[name] else { continue }
-            if case .number(let text) = operand, let n = Int(text), n >= 0 { c[keyPath: slot] = n } else {
+            if case .number(let text) = operand, let n = Int(text), n >= 0 {
+                c[keyPath: slot] = n
+            } else {
                 problem(pointer + "/" + name, "\(name) must be a non-negative integer")
             }
         }
@@ -163,8 +174,10 @@ extension SchemaDecoder {
         }
     }
 
-    private mutating func decodeDateFormat(_ value: JSONValue?, type: TypeReference, at pointer: String,
-                                           into spec: inout ValueSchema) {
+    private mutating func decodeDateFormat(
+        _ value: JSONValue?, type: TypeReference, at pointer: String,
+        into spec: inout ValueSchema
+    ) {
         guard let value else { return }
         guard type == .builtin(.date) else {
             problem(pointer, "dateFormat applies to date properties only")
@@ -187,7 +200,8 @@ extension SchemaDecoder {
             }
             switch value["output"] {
             case nil: break
-            case .string(let format)?: spec.dateOutput = decodeDateFormatName(format, at: pointer + "/output") ?? .iso8601
+            case .string(let format)?:
+                spec.dateOutput = decodeDateFormatName(format, at: pointer + "/output") ?? .iso8601
             case _?: problem(pointer + "/output", "the output format must be a string")
             }
         default: problem(pointer, "dateFormat must be a format string or {\"input\": […], \"output\": …}")

@@ -5,7 +5,8 @@ extension SchemaDecoder {
     /// The expressions are compiled later, with the whole set (`SchemaCompiler.checkExpressions`).
     mutating func decodeRules(_ value: JSONValue, at pointer: String) -> [RuleEntry]? {
         guard case .array(let items) = value else {
-            problem(pointer, "rules must be an array of {\"rule\", \"message\", \"path\"} objects, not \(value.kindName)")
+            problem(
+                pointer, "rules must be an array of {\"rule\", \"message\", \"path\"} objects, not \(value.kindName)")
             return nil
         }
         var entries: [RuleEntry] = []

@@ -19,7 +19,8 @@ struct SchemaDecoder {
     ]
     static let propertyKeys: Set<String> = [
         "type", "key", "of", "default", "required", "minimum", "maximum", "minLength", "maxLength", "pattern", "enum",
-        "dateFormat", "encoding", "description", "nullable", "optional", "strict", "acceptSingle", "transform", "computed",
+        "dateFormat", "encoding", "description", "nullable", "optional", "strict", "acceptSingle", "transform",
+        "computed",
     ]
 
     /// Decodes one model document found at `pointer` of the file. `impliedName` fills in an absent `name`
@@ -51,7 +52,9 @@ struct SchemaDecoder {
         var model = ModelSchema(name: name, parent: nil, properties: [])
         model.origin = SchemaOrigin(file: file, pointer: pointer)
         if let parent = document["extends"] {
-            if case .string(let parentName) = parent { model.parent = parentName } else if parent != .null {
+            if case .string(let parentName) = parent {
+                model.parent = parentName
+            } else if parent != .null {
                 problem(pointer + "/extends", "extends must be a model name")
             }
         }
@@ -74,7 +77,8 @@ struct SchemaDecoder {
         switch document["unknownKeys"] {
         case nil: break
         case .null?: model.unknownKeys = .off
-        case .string(let name)? where UnknownKeys(rawValue: name) != nil: model.unknownKeys = .set(UnknownKeys(rawValue: name)!)
+        case .string(let name)? where UnknownKeys(rawValue: name) != nil:
+            model.unknownKeys = .set(UnknownKeys(rawValue: name)!)
         case _?: problem(pointer + "/unknownKeys", "unknownKeys must be \"ignore\", \"reject\" or \"keep\"")
         }
         switch document["strict"] {
@@ -88,8 +92,10 @@ struct SchemaDecoder {
         case .null?: model.keyCase = .off
         case .string(let name)? where KeyCase(rawValue: name) != nil: model.keyCase = .set(KeyCase(rawValue: name)!)
         case _?:
-            problem(pointer + "/keyCase", "keyCase must be one of "
-                + KeyCase.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            problem(
+                pointer + "/keyCase",
+                "keyCase must be one of "
+                    + KeyCase.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }
         return model
     }
@@ -125,7 +131,9 @@ struct SchemaDecoder {
         }
         var names: [String] = []
         for (i, item) in items.enumerated() {
-            if case .string(let s) = item { names.append(s) } else {
+            if case .string(let s) = item {
+                names.append(s)
+            } else {
                 problem(JSONPointer.appending(pointer, i), "expected a string, not \(item.kindName)")
             }
         }
@@ -179,7 +187,9 @@ struct SchemaDecoder {
                 problem(pointer + "/" + name, "\(name) takes an array of predicates")
                 return nil
             }
-            let decoded = items.enumerated().map { decodePredicate($1, at: JSONPointer.appending(pointer + "/" + name, $0)) }
+            let decoded = items.enumerated().map {
+                decodePredicate($1, at: JSONPointer.appending(pointer + "/" + name, $0))
+            }
             return decoded.contains(where: { $0 == nil }) ? nil : decoded.compactMap { $0 }
         }
         switch keys {
@@ -202,7 +212,9 @@ struct SchemaDecoder {
         }
     }
 
-    private mutating func decodeKeyedValues(_ value: JSONValue?, at pointer: String) -> [(key: MappedKey, value: JSONValue)] {
+    private mutating func decodeKeyedValues(_ value: JSONValue?, at pointer: String) -> [(
+        key: MappedKey, value: JSONValue
+    )] {
         guard let value else { return [] }
         guard case .object(let members) = value else {
             problem(pointer, "expected an object mapping keys to values")
@@ -234,9 +246,10 @@ struct SchemaDecoder {
                         steps.rename.append((from, to))
                     }
                 }
-            case "remove": steps.remove = (decodeStrings(member.value, at: at) ?? []).enumerated().compactMap {
-                decodeKey(.string($1), at: JSONPointer.appending(at, $0))
-            }
+            case "remove":
+                steps.remove = (decodeStrings(member.value, at: at) ?? []).enumerated().compactMap {
+                    decodeKey(.string($1), at: JSONPointer.appending(at, $0))
+                }
             case "defaults": steps.defaults = decodeKeyedValues(member.value, at: at)
             default: problem(at, "unknown willTransform step \"\(member.key)\"")
             }
@@ -259,7 +272,9 @@ struct SchemaDecoder {
                     problem(at, "requireAny must be an array of arrays of property names")
                     continue
                 }
-                rules.requireAny = groups.enumerated().compactMap { decodeStrings($1, at: JSONPointer.appending(at, $0)) }
+                rules.requireAny = groups.enumerated().compactMap {
+                    decodeStrings($1, at: JSONPointer.appending(at, $0))
+                }
             default: problem(at, "unknown validate rule \"\(member.key)\"")
             }
         }

@@ -45,8 +45,9 @@ struct SchemaInclusion {
         var new: String?
         func child(_ token: String, old hasOld: Bool = true, new hasNew: Bool = true) -> Place {
             let escaped = JSONPointer.escape(token)
-            return Place(old: hasOld ? old.map { $0 + "/" + escaped } : nil,
-                         new: hasNew ? new.map { $0 + "/" + escaped } : nil)
+            return Place(
+                old: hasOld ? old.map { $0 + "/" + escaped } : nil,
+                new: hasNew ? new.map { $0 + "/" + escaped } : nil)
         }
     }
 
@@ -72,7 +73,9 @@ struct SchemaInclusion {
     }
 
     private func resolve(_ schema: JSONValue, in document: JSONValue) -> (JSONValue, String?) {
-        guard case .string(let reference)? = schema["$ref"], reference.hasPrefix("#/$defs/") else { return (schema, nil) }
+        guard case .string(let reference)? = schema["$ref"], reference.hasPrefix("#/$defs/") else {
+            return (schema, nil)
+        }
         let name = String(reference.dropFirst(8))
         return (document["$defs"]?[name] ?? .bool(false), name)
     }
@@ -97,8 +100,10 @@ struct SchemaInclusion {
         }
         let types = Self.possibleTypes(old, oldDocument)
         // Annotations; `$comment` is not one of them: our exports note there what they cannot express.
-        var handled: Set<String> = ["title", "description", "default", "examples", "$schema", "$defs", "x-transform",
-                                    "$ref"]
+        var handled: Set<String> = [
+            "title", "description", "default", "examples", "$schema", "$defs", "x-transform",
+            "$ref",
+        ]
         checkType(old, new, place, types)
         checkEnum(old, new, place)
         for (keyword, applies, up) in Self.bounds {
@@ -106,17 +111,20 @@ struct SchemaInclusion {
             guard case .number(let limit)? = new[keyword], types.contains(where: applies.contains) else { continue }
             let isMinimum = keyword.hasPrefix("min")
             if case .number(let earlier)? = old[keyword], let order = DecimalText.compare(earlier, limit),
-               isMinimum ? order >= 0 : order <= 0 {
+                isMinimum ? order >= 0 : order <= 0
+            {
                 continue
             }
             if old[keyword] == nil {
-                fail(place.child(keyword, old: false), "\(up)_ADDED", "\(up)_REMOVED",
-                     backward ? "\(keyword) \(limit) was added" : "\(keyword) \(limit) was removed")
+                fail(
+                    place.child(keyword, old: false), "\(up)_ADDED", "\(up)_REMOVED",
+                    backward ? "\(keyword) \(limit) was added" : "\(keyword) \(limit) was removed")
             } else {
                 let earlier = String(decoding: old[keyword]!.bytes, as: UTF8.self)
                 let (from, to) = backward ? (earlier, limit) : (limit, earlier)
-                fail(place.child(keyword), isMinimum ? "\(up)_INCREASED" : "\(up)_DECREASED",
-                     isMinimum ? "\(up)_DECREASED" : "\(up)_INCREASED", "\(keyword) changed from \(from) to \(to)")
+                fail(
+                    place.child(keyword), isMinimum ? "\(up)_INCREASED" : "\(up)_DECREASED",
+                    isMinimum ? "\(up)_DECREASED" : "\(up)_INCREASED", "\(keyword) changed from \(from) to \(to)")
             }
         }
         for keyword in ["pattern", "format", "contentEncoding"] {
@@ -125,8 +133,9 @@ struct SchemaInclusion {
             if old[keyword] == limit { continue }
             let code = keyword == "pattern" ? "PATTERN" : keyword == "format" ? "FORMAT" : "CONTENT_ENCODING"
             if old[keyword] == nil {
-                fail(place.child(keyword, old: false), "\(code)_ADDED", "\(code)_REMOVED",
-                     "\(keyword) was \(backward ? "added" : "removed")")
+                fail(
+                    place.child(keyword, old: false), "\(code)_ADDED", "\(code)_REMOVED",
+                    "\(keyword) was \(backward ? "added" : "removed")")
             } else {
                 fail(place.child(keyword), "\(code)_CHANGED", "\(code)_CHANGED", "\(keyword) changed")
             }
@@ -137,13 +146,16 @@ struct SchemaInclusion {
             let unconstrained = ["maxLength", "minLength", "pattern", "enum", "const", "minimum", "maximum"]
                 .allSatisfy { new[$0] == nil }
             if new["x-constraints"] != nil || !unconstrained {
-                fail(place,
-                     "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
-                     "constraints that apply after conversion changed")
+                fail(
+                    place,
+                    "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
+                    "constraints that apply after conversion changed")
             }
         }
-        handled.formUnion(["type", "enum", "const", "items", "properties", "required", "additionalProperties",
-                           "allOf", "anyOf", "not", "if", "then", "else"])
+        handled.formUnion([
+            "type", "enum", "const", "items", "properties", "required", "additionalProperties",
+            "allOf", "anyOf", "not", "if", "then", "else",
+        ])
         if types.contains("array"), let items = new["items"] {
             check(old["items"] ?? .object([]), items, place.child("items", old: old["items"] != nil))
         }
@@ -154,9 +166,11 @@ struct SchemaInclusion {
             if old[member.key] != member.value {
                 // Our `x-` markers are not in the published document: report at the schema that holds them.
                 let at = member.key.hasPrefix("x-") ? place : place.child(member.key, old: old[member.key] != nil)
-                fail(at, "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
-                     member.key == "x-read" ? "the key is now read through a rule (a fallback key or a condition)"
-                         : member.key.hasPrefix("x-") ? "\(member.key.dropFirst(2)) changed" : "\(member.key) changed")
+                fail(
+                    at, "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
+                    member.key == "x-read"
+                        ? "the key is now read through a rule (a fallback key or a condition)"
+                        : member.key.hasPrefix("x-") ? "\(member.key.dropFirst(2)) changed" : "\(member.key) changed")
             }
         }
     }
@@ -213,9 +227,11 @@ struct SchemaInclusion {
         let missing = types.subtracting(accepted)
         guard !missing.isEmpty else { return }
         let overlap = !types.intersection(accepted).isEmpty
-        fail(place.child("type", old: old["type"] != nil), overlap ? "TYPE_NARROWED" : "TYPE_CHANGED",
-             overlap ? "TYPE_EXTENDED" : "TYPE_CHANGED",
-             "values of type \(missing.sorted().joined(separator: ", ")) are \(backward ? "no longer" : "newly") accepted")
+        fail(
+            place.child("type", old: old["type"] != nil), overlap ? "TYPE_NARROWED" : "TYPE_CHANGED",
+            overlap ? "TYPE_EXTENDED" : "TYPE_CHANGED",
+            "values of type \(missing.sorted().joined(separator: ", ")) are \(backward ? "no longer" : "newly") accepted"
+        )
     }
 
     private mutating func checkEnum(_ old: JSONValue, _ new: JSONValue, _ place: Place) {
@@ -228,15 +244,17 @@ struct SchemaInclusion {
         if let constant = old["const"] { earlier = [constant] }
         let keyword = new["enum"] != nil ? "enum" : "const"
         guard let earlier else {
-            fail(place.child(keyword, old: false), "ENUM_ARRAY_NARROWED", "ENUM_ARRAY_EXTENDED",
-                 "\(keyword) was \(backward ? "added" : "removed")")
+            fail(
+                place.child(keyword, old: false), "ENUM_ARRAY_NARROWED", "ENUM_ARRAY_EXTENDED",
+                "\(keyword) was \(backward ? "added" : "removed")")
             return
         }
         let missing = earlier.filter { !options.contains($0) }
         guard !missing.isEmpty else { return }
         let listed = missing.map { String(decoding: $0.bytes, as: UTF8.self) }.joined(separator: ", ")
-        fail(place.child(keyword), "ENUM_ARRAY_NARROWED", "ENUM_ARRAY_EXTENDED",
-             "\(listed) \(backward ? "no longer" : "newly") allowed")
+        fail(
+            place.child(keyword), "ENUM_ARRAY_NARROWED", "ENUM_ARRAY_EXTENDED",
+            "\(listed) \(backward ? "no longer" : "newly") allowed")
     }
 
     // MARK: - Objects
@@ -251,9 +269,11 @@ struct SchemaInclusion {
             if let earlier = oldProperties[key] {
                 check(earlier, schema, keyPlace)
             } else if oldOpen, !includes(oldRest, schema) {
-                fail(keyPlace, "PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", "PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL",
-                     backward ? "\"\(key)\" is read now; earlier documents may hold it with any value"
-                         : "\"\(key)\" is no longer read; new documents may hold it with any value")
+                fail(
+                    keyPlace, "PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", "PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL",
+                    backward
+                        ? "\"\(key)\" is read now; earlier documents may hold it with any value"
+                        : "\"\(key)\" is no longer read; new documents may hold it with any value")
             } else if oldOpen == false, oldRest != .bool(false) {
                 check(oldRest, schema, keyPlace)
             }
@@ -263,21 +283,29 @@ struct SchemaInclusion {
             for (key, schema) in oldProperties where newProperties[key] == nil {
                 let keyPlace = place.child("properties", new: false).child(key, new: false)
                 if newRest == .bool(false) {
-                    fail(keyPlace, "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", "PROPERTY_ADDED_TO_CLOSED_CONTENT_MODEL",
-                         backward ? "\"\(key)\" is no longer read, and unknown keys are rejected"
-                             : "\"\(key)\" is read now, and the earlier version rejects it as an unknown key")
+                    fail(
+                        keyPlace, "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+                        "PROPERTY_ADDED_TO_CLOSED_CONTENT_MODEL",
+                        backward
+                            ? "\"\(key)\" is no longer read, and unknown keys are rejected"
+                            : "\"\(key)\" is read now, and the earlier version rejects it as an unknown key")
                 } else if !includes(schema, newRest) {
-                    fail(keyPlace, "ADDITIONAL_PROPERTIES_NARROWED", "ADDITIONAL_PROPERTIES_EXTENDED",
-                         "\"\(key)\" is no longer declared, and other keys' values are restricted")
+                    fail(
+                        keyPlace, "ADDITIONAL_PROPERTIES_NARROWED", "ADDITIONAL_PROPERTIES_EXTENDED",
+                        "\"\(key)\" is no longer declared, and other keys' values are restricted")
                 }
             }
             if oldRest != .bool(false) {
                 if oldRest == .object([]), newRest == .bool(false) {
-                    fail(place.child("additionalProperties", old: false), "ADDITIONAL_PROPERTIES_REMOVED",
-                         "ADDITIONAL_PROPERTIES_ADDED",
-                         backward ? "unknown keys are rejected now" : "unknown keys are accepted now, the earlier version rejects them")
+                    fail(
+                        place.child("additionalProperties", old: false), "ADDITIONAL_PROPERTIES_REMOVED",
+                        "ADDITIONAL_PROPERTIES_ADDED",
+                        backward
+                            ? "unknown keys are rejected now"
+                            : "unknown keys are accepted now, the earlier version rejects them")
                 } else {
-                    check(oldRest, newRest, place.child("additionalProperties", old: old["additionalProperties"] != nil))
+                    check(
+                        oldRest, newRest, place.child("additionalProperties", old: old["additionalProperties"] != nil))
                 }
             }
         }
@@ -288,8 +316,10 @@ struct SchemaInclusion {
             }
             for (index, member) in required.enumerated() {
                 guard case .string(let key) = member, !earlier.contains(key) else { continue }
-                fail(place.child("required").child(String(index), old: false), "REQUIRED_ATTRIBUTE_ADDED",
-                     "REQUIRED_ATTRIBUTE_REMOVED", backward ? "\"\(key)\" is required now" : "\"\(key)\" is no longer required")
+                fail(
+                    place.child("required").child(String(index), old: false), "REQUIRED_ATTRIBUTE_ADDED",
+                    "REQUIRED_ATTRIBUTE_REMOVED",
+                    backward ? "\"\(key)\" is required now" : "\"\(key)\" is no longer required")
             }
         }
     }
@@ -315,41 +345,52 @@ struct SchemaInclusion {
                     _ = at
                     continue
                 }
-                if index < earlier.count, Self.removing(["then", "else"], from: earlier[index])
-                    == Self.removing(["then", "else"], from: rule) {
+                if index < earlier.count,
+                    Self.removing(["then", "else"], from: earlier[index])
+                        == Self.removing(["then", "else"], from: rule)
+                {
                     check(earlier[index], rule, place.child("allOf").child(String(index)))
                     continue
                 }
-                fail(place.child("allOf").child(String(index), old: false), "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
-                     "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "a rule of the combined schema changed")
+                fail(
+                    place.child("allOf").child(String(index), old: false), "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
+                    "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "a rule of the combined schema changed")
             }
         }
         if case .array(let options)? = new["anyOf"] {
             var earlier: [JSONValue] = [Self.removing(["anyOf"], from: old)]
             if case .array(let list)? = old["anyOf"] { earlier = list }
             for (index, option) in earlier.enumerated() where !options.contains(where: { includes(option, $0) }) {
-                fail(place.child("anyOf").child(String(index), new: old["anyOf"] != nil),
-                     "SUM_TYPE_NARROWED", "SUM_TYPE_EXTENDED", "an alternative is no longer accepted")
+                fail(
+                    place.child("anyOf").child(String(index), new: old["anyOf"] != nil),
+                    "SUM_TYPE_NARROWED", "SUM_TYPE_EXTENDED", "an alternative is no longer accepted")
             }
         }
         if let excluded = new["not"] {
             let earlierTypes = Self.possibleTypes(old, oldDocument)
-            let provedByType = Self.typeList(excluded).map { earlierTypes.isDisjoint(with: $0) } ?? false
+            let provedByType =
+                Self.typeList(excluded).map { earlierTypes.isDisjoint(with: $0) } ?? false
                 && Self.removing(["type"], from: excluded) == .object([])
             let provedByNot = old["not"].map { includes(excluded, $0) } ?? false
             if !provedByType && !provedByNot {
-                fail(place.child("not", old: old["not"] != nil), "NOT_TYPE_NARROWED", "NOT_TYPE_EXTENDED",
-                     "the excluded values changed")
+                fail(
+                    place.child("not", old: old["not"] != nil), "NOT_TYPE_NARROWED", "NOT_TYPE_EXTENDED",
+                    "the excluded values changed")
             }
         }
         if let condition = new["if"] {
             let same = old["if"].map { includes($0, condition) && includes(condition, $0) } ?? false
             if same {
-                check(old["then"] ?? .object([]), new["then"] ?? .object([]), place.child("then", old: old["then"] != nil))
-                check(old["else"] ?? .object([]), new["else"] ?? .object([]), place.child("else", old: old["else"] != nil))
+                check(
+                    old["then"] ?? .object([]), new["then"] ?? .object([]), place.child("then", old: old["then"] != nil)
+                )
+                check(
+                    old["else"] ?? .object([]), new["else"] ?? .object([]), place.child("else", old: old["else"] != nil)
+                )
             } else {
-                fail(place.child("if", old: old["if"] != nil), "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
-                     "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "the condition that picks a subschema changed")
+                fail(
+                    place.child("if", old: old["if"] != nil), "COMBINED_TYPE_SUBSCHEMAS_CHANGED",
+                    "COMBINED_TYPE_SUBSCHEMAS_CHANGED", "the condition that picks a subschema changed")
             }
         }
     }

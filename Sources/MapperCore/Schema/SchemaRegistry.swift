@@ -28,7 +28,9 @@ public final class SchemaRegistry: Sendable {
     public let compatibilityDefaults: CompatibilityConfig
 
     /// Creates an empty registry.
-    public init(limits: SchemaLimits = SchemaLimits(), compatibilityDefaults: CompatibilityConfig = CompatibilityConfig()) {
+    public init(
+        limits: SchemaLimits = SchemaLimits(), compatibilityDefaults: CompatibilityConfig = CompatibilityConfig()
+    ) {
         self.limits = limits
         self.compatibilityDefaults = compatibilityDefaults
         published = Locked(RegistrySnapshot.empty)
@@ -45,7 +47,8 @@ public final class SchemaRegistry: Sendable {
     /// `overlay` (the persisted registry writes) goes on top: its models replace file models of the same name and
     /// its deletion markers hide them.
     @discardableResult
-    public func load(_ files: [SchemaFile], overlay: RegistryOverlay? = nil) throws(SchemaSetError) -> RegistrySnapshot {
+    public func load(_ files: [SchemaFile], overlay: RegistryOverlay? = nil) throws(SchemaSetError) -> RegistrySnapshot
+    {
         try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
             var problems: [SchemaProblem] = []
             var documents: [String: SchemaDocumentEntry] = [:]
@@ -53,8 +56,12 @@ public final class SchemaRegistry: Sendable {
                 for document in SchemaDocumentEntry.read(file, limits: limits, problems: &problems) {
                     if document.schema.name.isEmpty { continue }
                     if let existing = documents[document.schema.name] {
-                        problems.append(SchemaProblem(file: document.schema.origin.file, path: document.schema.origin.pointer + "/name",
-                            message: "model \"\(document.schema.name)\" is already defined in \(existing.schema.origin.file)"))
+                        problems.append(
+                            SchemaProblem(
+                                file: document.schema.origin.file, path: document.schema.origin.pointer + "/name",
+                                message:
+                                    "model \"\(document.schema.name)\" is already defined in \(existing.schema.origin.file)"
+                            ))
                     } else {
                         documents[document.schema.name] = document
                     }
@@ -78,32 +85,38 @@ public final class SchemaRegistry: Sendable {
                     }
                 }
             }
-            return try publish(documents, earlier: problems, lifecycles: lifecycles, state: &state,
-                               persist: { _ in true })!
+            return try publish(
+                documents, earlier: problems, lifecycles: lifecycles, state: &state,
+                persist: { _ in true })!
         }
     }
 
     /// Registers or replaces `upserts` and removes `deletes` atomically (the API's writes). With
     /// `checkingCompatibility`, every written model whose bytes change is checked at its configured level first
     /// (docs/lifecycle.md): an incompatible change throws with `compatibility` set and changes nothing.
-    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
-                      checkingCompatibility: Bool = false) throws(SchemaSetError) -> RegistrySnapshot
-    {
-        try apply(upserts: upserts, deletes: deletes, source: source, checkingCompatibility: checkingCompatibility,
-                  persist: { _ in true })!
+    public func apply(
+        upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
+        checkingCompatibility: Bool = false
+    ) throws(SchemaSetError) -> RegistrySnapshot {
+        try apply(
+            upserts: upserts, deletes: deletes, source: source, checkingCompatibility: checkingCompatibility,
+            persist: { _ in true })!
     }
 
     /// `apply`, durable first: the new snapshot, valid, compiled and (with `checkingCompatibility`) compatible,
     /// goes to `persist` before anyone can see it (writers wait meanwhile), and it is published only when `persist`
     /// says it is saved. Nil when it is not: then nothing changed.
-    public func apply(upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
-                      checkingCompatibility: Bool = false, persist: (RegistrySnapshot) -> Bool)
+    public func apply(
+        upserts: [SchemaFile], deletes: [String], source: ModelEntry.Source = .registry,
+        checkingCompatibility: Bool = false, persist: (RegistrySnapshot) -> Bool
+    )
         throws(SchemaSetError) -> RegistrySnapshot?
     {
         try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot? in
             let (documents, problems) = merged(upserts: upserts, deletes: deletes, source: source, state: state)
-            return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &state,
-                               checking: checkingCompatibility, persist: persist)
+            return try publish(
+                documents, earlier: problems, lifecycles: state.lifecycles, state: &state,
+                checking: checkingCompatibility, persist: persist)
         }
     }
 
@@ -113,8 +126,9 @@ public final class SchemaRegistry: Sendable {
         try writer.withLock { (state) throws(SchemaSetError) -> RegistrySnapshot in
             var scratch = state
             let (documents, problems) = merged(upserts: [file], deletes: [], source: .registry, state: state)
-            return try publish(documents, earlier: problems, lifecycles: state.lifecycles, state: &scratch,
-                               dryRun: true, persist: { _ in true })!
+            return try publish(
+                documents, earlier: problems, lifecycles: state.lifecycles, state: &scratch,
+                dryRun: true, persist: { _ in true })!
         }
     }
 
@@ -136,8 +150,10 @@ public final class SchemaRegistry: Sendable {
     /// Sets the compatibility configuration of `name` (existing or not), keeping members that are nil, and
     /// publishes it with an otherwise unchanged registry once `persist` has saved it. Returns the new snapshot, or
     /// nil (nothing changed) when it could not be saved.
-    public func configure(_ name: String, level: CompatibilityLevel?, view: CompatibilityView?,
-                          persist: (RegistrySnapshot) -> Bool = { _ in true }) -> RegistrySnapshot? {
+    public func configure(
+        _ name: String, level: CompatibilityLevel?, view: CompatibilityView?,
+        persist: (RegistrySnapshot) -> Bool = { _ in true }
+    ) -> RegistrySnapshot? {
         writer.withLock { state in
             var lifecycle = state.lifecycles[name] ?? ModelLifecycle()
             if let level { lifecycle.config.level = level }
@@ -157,26 +173,35 @@ public final class SchemaRegistry: Sendable {
     public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false)
         throws(SchemaSetError) -> (snapshot: RegistrySnapshot, written: [String])
     {
-        let (snapshot, written) = try applyBundle(body, file: file, checkingCompatibility: checkingCompatibility,
-                                                  persist: { _ in true })
+        let (snapshot, written) = try applyBundle(
+            body, file: file, checkingCompatibility: checkingCompatibility,
+            persist: { _ in true })
         return (snapshot!, written)
     }
 
     /// `applyBundle`, durable first as `apply(upserts:deletes:source:persist:)` is: a nil snapshot when `persist`
     /// could not save it (nothing changed).
-    public func applyBundle(_ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false,
-                            persist: (RegistrySnapshot) -> Bool)
+    public func applyBundle(
+        _ body: [UInt8], file: String = "(request)", checkingCompatibility: Bool = false,
+        persist: (RegistrySnapshot) -> Bool
+    )
         throws(SchemaSetError) -> (snapshot: RegistrySnapshot?, written: [String])
     {
         let root: JSONValue
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body)
         } catch {
-            throw SchemaSetError(problems: [SchemaProblem(file: file, path: "", message: "invalid JSON at byte \(error.offset): \(error.description)")])
+            throw SchemaSetError(problems: [
+                SchemaProblem(
+                    file: file, path: "", message: "invalid JSON at byte \(error.offset): \(error.description)")
+            ])
         }
         var problems: [SchemaProblem] = []
         guard case .object(let members) = root else {
-            throw SchemaSetError(problems: [SchemaProblem(file: file, path: "", message: "a bundle must be an object {\"models\": […], \"delete\": […]}")])
+            throw SchemaSetError(problems: [
+                SchemaProblem(
+                    file: file, path: "", message: "a bundle must be an object {\"models\": […], \"delete\": […]}")
+            ])
         }
         var deletes: [String] = []
         var models: [JSONValue] = []
@@ -185,30 +210,41 @@ public final class SchemaRegistry: Sendable {
             case ("models", .array(let list)): models = list
             case ("delete", .array(let names)):
                 for (i, name) in names.enumerated() {
-                    if case .string(let text) = name { deletes.append(text) } else {
-                        problems.append(SchemaProblem(file: file, path: "/delete/\(i)", message: "delete lists model names"))
+                    if case .string(let text) = name {
+                        deletes.append(text)
+                    } else {
+                        problems.append(
+                            SchemaProblem(file: file, path: "/delete/\(i)", message: "delete lists model names"))
                     }
                 }
             default:
-                problems.append(SchemaProblem(file: file, path: "/" + JSONPointer.escape(member.key),
-                                              message: "a bundle holds only \"models\" and \"delete\""))
+                problems.append(
+                    SchemaProblem(
+                        file: file, path: "/" + JSONPointer.escape(member.key),
+                        message: "a bundle holds only \"models\" and \"delete\""))
             }
         }
         guard problems.isEmpty else { throw SchemaSetError(problems: problems) }
-        let bundle = SchemaFile(name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
+        let bundle = SchemaFile(
+            name: file, bytes: JSONValue.object([("models", .array(models))]).bytes, source: .registry)
         var written: [String] = []
         for model in models { if case .string(let name)? = model["name"] { written.append(name) } }
-        return (try apply(upserts: [bundle], deletes: deletes, checkingCompatibility: checkingCompatibility,
-                          persist: persist), written)
+        return (
+            try apply(
+                upserts: [bundle], deletes: deletes, checkingCompatibility: checkingCompatibility,
+                persist: persist), written
+        )
     }
 
     /// Validates and compiles `documents` as the new whole set and publishes it once `persist` has saved it (nil,
     /// and nothing changed, when it could not).
     /// `earlier` holds the problems found while decoding; the set is still checked and compiled as far as it can
     /// be, so every problem is reported at once.
-    private func publish(_ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
-                         lifecycles: [String: ModelLifecycle], state: inout WriterState, checking: Bool = false,
-                         dryRun: Bool = false, persist: (RegistrySnapshot) -> Bool) throws(SchemaSetError)
+    private func publish(
+        _ documents: [String: SchemaDocumentEntry], earlier: [SchemaProblem] = [],
+        lifecycles: [String: ModelLifecycle], state: inout WriterState, checking: Bool = false,
+        dryRun: Bool = false, persist: (RegistrySnapshot) -> Bool
+    ) throws(SchemaSetError)
         -> RegistrySnapshot?
     {
         let previous = current.entries
@@ -228,8 +264,9 @@ public final class SchemaRegistry: Sendable {
                 version = lifecycle.append(document.canonical, createdAt: now, keep: limits.maxVersionsPerModel)
             }
             lifecycles[name] = lifecycle
-            entries[name] = ModelEntry(version: version, etag: ModelEntry.etag(for: document.canonical),
-                                       source: document.source, document: document.canonical)
+            entries[name] = ModelEntry(
+                version: version, etag: ModelEntry.etag(for: document.canonical),
+                source: document.source, document: document.canonical)
         }
         let (snapshot, compiled, problems) = RegistrySnapshot.compile(
             documents.mapValues(\.schema), ids: state.ids, limits: limits, entries: entries, lifecycles: lifecycles,
@@ -240,8 +277,10 @@ public final class SchemaRegistry: Sendable {
             // Validity first (400), then compatibility (409): only models whose bytes change are checked.
             let before = current
             var report = CompatibilityReport()
-            for name in documents.keys.sorted() where previous[name]?.document != documents[name]!.canonical
-                && documents[name]!.source == .registry {
+            for name in documents.keys.sorted()
+            where previous[name]?.document != documents[name]!.canonical
+                && documents[name]!.source == .registry
+            {
                 let (level, view) = before.effectiveConfig(of: name, defaults: compatibilityDefaults)
                 before.checkCompatibility(of: name, proposed: snapshot, level: level, view: view, into: &report)
             }
@@ -271,8 +310,10 @@ public struct SchemaFile: Sendable {
     public var version: Int?
 
     /// Creates a schema file.
-    public init(name: String, bytes: [UInt8], source: ModelEntry.Source = .file, impliedName: String? = nil,
-                version: Int? = nil) {
+    public init(
+        name: String, bytes: [UInt8], source: ModelEntry.Source = .file, impliedName: String? = nil,
+        version: Int? = nil
+    ) {
         self.name = name
         self.bytes = bytes
         self.source = source
@@ -305,22 +346,28 @@ struct SchemaDocumentEntry: Sendable {
     /// The model documents of one file: a model, or a bundle `{"models": […]}`.
     /// Models whose documents have problems are still returned, without their broken parts, so the rest of the
     /// set is checked too.
-    static func read(_ file: SchemaFile, limits: SchemaLimits, problems: inout [SchemaProblem]) -> [SchemaDocumentEntry] {
+    static func read(_ file: SchemaFile, limits: SchemaLimits, problems: inout [SchemaProblem]) -> [SchemaDocumentEntry]
+    {
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONValue.parse(file.bytes)
         } catch {
             let (line, column) = file.bytes.withUnsafeBytes { error.location(in: $0) }
-            problems.append(SchemaProblem(file: file.name, path: "",
-                message: "invalid JSON at line \(line), column \(column) (byte \(error.offset)): \(error.description)"))
+            problems.append(
+                SchemaProblem(
+                    file: file.name, path: "",
+                    message:
+                        "invalid JSON at line \(line), column \(column) (byte \(error.offset)): \(error.description)"))
             return []
         }
         var documents: [(JSONValue, String)] = []
         if case .array(let models)? = value["models"], file.impliedName == nil {
             if case .object(let members) = value {
                 for member in members where member.key != "models" {
-                    problems.append(SchemaProblem(file: file.name, path: "/" + JSONPointer.escape(member.key),
-                                                  message: "a bundle holds only \"models\""))
+                    problems.append(
+                        SchemaProblem(
+                            file: file.name, path: "/" + JSONPointer.escape(member.key),
+                            message: "a bundle holds only \"models\""))
                 }
             }
             documents = models.enumerated().map { ($1, "/models/\($0)") }
@@ -336,12 +383,16 @@ struct SchemaDocumentEntry: Sendable {
             }
             let canonical = canonicalValue.bytes
             if canonical.count > limits.maxDocumentBytes {
-                decoder.problem(pointer, "the model document is \(canonical.count) bytes, over the limit of \(limits.maxDocumentBytes)")
+                decoder.problem(
+                    pointer,
+                    "the model document is \(canonical.count) bytes, over the limit of \(limits.maxDocumentBytes)")
                 continue
             }
             if let schema = decoder.decodeModel(document, at: pointer, impliedName: file.impliedName) {
-                result.append(SchemaDocumentEntry(schema: schema, canonical: canonical, source: file.source,
-                                                  version: file.version))
+                result.append(
+                    SchemaDocumentEntry(
+                        schema: schema, canonical: canonical, source: file.source,
+                        version: file.version))
             }
         }
         problems += decoder.problems

@@ -26,7 +26,9 @@ extension Array where Element == UInt8 {
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 let target = UnsafeMutableRawPointer(buffer.baseAddress!)
                 if let source = first.baseAddress { copyBytes(to: target, from: source, count: first.count) }
-                if let source = second.baseAddress { copyBytes(to: target + first.count, from: source, count: second.count) }
+                if let source = second.baseAddress {
+                    copyBytes(to: target + first.count, from: source, count: second.count)
+                }
                 initialized = count
             }
         }
@@ -95,7 +97,8 @@ func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer
         target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
     case 0..<4:
         for index in 0..<count {
-            target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            target.storeBytes(
+                of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
         }
     default:
         target.copyMemory(from: source, byteCount: count)

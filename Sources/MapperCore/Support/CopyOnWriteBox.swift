@@ -15,8 +15,7 @@ final class CopyOnWriteBox<Value>: @unchecked Sendable {
 extension Optional {
     /// The box to write to: made from `initial()` when there is none, and a copy when another holder shares it.
     mutating func writableBox<Value>(initial: () -> Value) -> CopyOnWriteBox<Value>
-        where Wrapped == CopyOnWriteBox<Value>
-    {
+    where Wrapped == CopyOnWriteBox<Value> {
         if self == nil {
             self = CopyOnWriteBox(initial())
         } else if !isKnownUniquelyReferenced(&self) {

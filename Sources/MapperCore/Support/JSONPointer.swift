@@ -34,7 +34,9 @@ enum JSONPointer {
         guard let first = bytes.first else { return true }
         guard first == UInt8(ascii: "/") else { return false }
         for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "~") {
-            guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "0") || bytes[i + 1] == UInt8(ascii: "1") else { return false }
+            guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "0") || bytes[i + 1] == UInt8(ascii: "1") else {
+                return false
+            }
         }
         return true
     }

@@ -111,7 +111,9 @@ final class OutputBuffer: ByteSink {
         reserve(bytes.count)
         // `copyMemory` allows the two regions to overlap.
         UnsafeMutableRawPointer(base + index + bytes.count).copyMemory(from: base + index, byteCount: count - index)
-        bytes.withUnsafeBytes { UnsafeMutableRawPointer(base + index).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        bytes.withUnsafeBytes {
+            UnsafeMutableRawPointer(base + index).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
         count += bytes.count
     }
 }

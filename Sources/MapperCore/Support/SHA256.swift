@@ -158,8 +158,9 @@ struct SHA256: Sendable {
         switch engine {
         case .hardware:
             withUnsafeMutableBytes(of: &h) { state in
-                csha256_compress(state.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                 blocks.baseAddress!.assumingMemoryBound(to: UInt8.self), blocks.count / Self.blockSize)
+                csha256_compress(
+                    state.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                    blocks.baseAddress!.assumingMemoryBound(to: UInt8.self), blocks.count / Self.blockSize)
             }
         case .portable:
             for start in stride(from: 0, to: blocks.count, by: Self.blockSize) {

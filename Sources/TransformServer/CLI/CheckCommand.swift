@@ -10,7 +10,8 @@ enum CheckCommand {
             StandardIO.error("usage: TransformServer check [DIR]")
             return 2
         }
-        let source = arguments.first.map { SchemaSource.directory($0) } ?? SchemaSource.resolve(config: nil, schemas: nil)
+        let source =
+            arguments.first.map { SchemaSource.directory($0) } ?? SchemaSource.resolve(config: nil, schemas: nil)
         let files: [SchemaFile]
         do throws(SchemaDirectory.LoadError) {
             files = try source.files()

@@ -118,27 +118,27 @@ enum CommandHelp {
     /// The compiler that built this binary, as precisely as `#if compiler` can tell.
     static let swiftVersion: String = {
         #if compiler(>=7.0)
-        return "7.0 or later"
+            return "7.0 or later"
         #elseif compiler(>=6.5)
-        return "6.5"
+            return "6.5"
         #elseif compiler(>=6.4.1)
-        return "6.4.1"
+            return "6.4.1"
         #elseif compiler(>=6.4)
-        return "6.4"
+            return "6.4"
         #elseif compiler(>=6.3.3)
-        return "6.3.3"
+            return "6.3.3"
         #elseif compiler(>=6.3.2)
-        return "6.3.2"
+            return "6.3.2"
         #elseif compiler(>=6.3.1)
-        return "6.3.1"
+            return "6.3.1"
         #elseif compiler(>=6.3)
-        return "6.3"
+            return "6.3"
         #elseif compiler(>=6.2)
-        return "6.2"
+            return "6.2"
         #elseif compiler(>=6.1)
-        return "6.1"
+            return "6.1"
         #else
-        return "6.0"
+            return "6.0"
         #endif
     }()
 }

@@ -63,7 +63,8 @@ enum ConvertCommand {
         guard !result.model.isEmpty else { throw .missingModel }
         guard batches <= 1 else { throw .conflicting("--array, --dictionary and --ndjson exclude each other.") }
         guard !result.merge || (batches == 0 && result.options.input == .wire) else {
-            throw .conflicting("--merge takes one {\"target\", \"patch\"} object: no --from, --array, --dictionary or --ndjson.")
+            throw .conflicting(
+                "--merge takes one {\"target\", \"patch\"} object: no --from, --array, --dictionary or --ndjson.")
         }
         result.options.output = normalize ? .wire : .model
         return result
@@ -74,8 +75,9 @@ enum ConvertCommand {
         do throws(UsageError) {
             parsed = try parse(arguments)
         } catch {
-            StandardIO.error("TransformServer convert: \(error.description)\n"
-                + "usage: TransformServer convert <Model> [options]; 'TransformServer convert --help' lists them.")
+            StandardIO.error(
+                "TransformServer convert: \(error.description)\n"
+                    + "usage: TransformServer convert <Model> [options]; 'TransformServer convert --help' lists them.")
             return 2
         }
         // The configuration's nesting, NDJSON-line and report limits apply, but no body limit (docs/operations.md,
@@ -131,7 +133,8 @@ enum ConvertCommand {
         switch result {
         case .success(let converted):
             // A terminal or a shell pipeline expects a last newline; the HTTP body stays without one.
-            StandardIO.write(converted.body.last == UInt8(ascii: "\n") ? converted.body : converted.body + [UInt8(ascii: "\n")])
+            StandardIO.write(
+                converted.body.last == UInt8(ascii: "\n") ? converted.body : converted.body + [UInt8(ascii: "\n")])
             if converted.warnings > 0 {
                 StandardIO.error("\(converted.warnings) warning\(converted.warnings == 1 ? "" : "s")")
             }
@@ -144,10 +147,13 @@ enum ConvertCommand {
 
     /// NDJSON flows through in bounded memory: each chunk read is fed to the converter and completed lines are
     /// written at once.
-    private static func streamNDJSON(_ snapshot: RegistrySnapshot, _ model: String, _ options: ConversionOptions,
-                                     maxLineBytes: Int) -> Int32 {
-        var converter = NDJSONConverter(snapshot: snapshot, model: model, options: options, maxLineBytes: maxLineBytes,
-                                        records: ErrorResponse.writeRecord)
+    private static func streamNDJSON(
+        _ snapshot: RegistrySnapshot, _ model: String, _ options: ConversionOptions,
+        maxLineBytes: Int
+    ) -> Int32 {
+        var converter = NDJSONConverter(
+            snapshot: snapshot, model: model, options: options, maxLineBytes: maxLineBytes,
+            records: ErrorResponse.writeRecord)
         StandardIO.readChunks { chunk in
             StandardIO.write(converter.feed(chunk))
             return !converter.isFinished

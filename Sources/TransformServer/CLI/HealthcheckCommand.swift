@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `TransformServer healthcheck [URL] [--config DIR] [--port N]`: GET /health over a plain socket; exit 0 only on a

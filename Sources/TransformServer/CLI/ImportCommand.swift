@@ -51,7 +51,9 @@ enum ImportCommand {
             return 1
         }
         for entry in translated.unsupported {
-            StandardIO.error("\(file) \(entry.pointer.isEmpty ? "(root)" : entry.pointer): \(strict ? "error" : "warning"): \(entry.message)")
+            StandardIO.error(
+                "\(file) \(entry.pointer.isEmpty ? "(root)" : entry.pointer): \(strict ? "error" : "warning"): \(entry.message)"
+            )
         }
         if strict && !translated.unsupported.isEmpty { return 1 }
         StandardIO.write(translated.bundle + [UInt8(ascii: "\n")])

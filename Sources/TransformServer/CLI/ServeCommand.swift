@@ -4,7 +4,7 @@ import Dispatch
 import MapperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `TransformServer [serve …]`: runs the service until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads schemas.
@@ -34,8 +34,9 @@ enum ServeCommand {
         let openFiles = ProcessMetrics.softOpenFilesLimit()
         guard openFiles >= minimumOpenFiles else {
             // Below this, start-up itself runs out (the loops' epoll sets, libdispatch's descriptors) and would trap.
-            failStartup("the open-files limit is \(openFiles); serving needs at least \(minimumOpenFiles) (ulimit -n)",
-                        status: 1)
+            failStartup(
+                "the open-files limit is \(openFiles); serving needs at least \(minimumOpenFiles) (ulimit -n)",
+                status: 1)
         }
         signal(SIGPIPE, SIG_IGN)
         // The signal sources below read SIGTERM, SIGINT and SIGHUP from a signalfd (libdispatch on Linux), which

@@ -37,7 +37,8 @@ final class EtcdClient: Sendable {
     /// Puts `value` at `key` unconditionally; returns the revision of the write.
     @discardableResult
     func put(_ key: [UInt8], _ value: [UInt8]) throws(EtcdError) -> Int {
-        let response: HeaderOnly = try call("/v3/kv/put",
+        let response: HeaderOnly = try call(
+            "/v3/kv/put",
             "{\"key\":\"\(Self.base64(key))\",\"value\":\"\(Self.base64(value))\"}")
         return response.header?.revisionNumber ?? 0
     }
@@ -45,35 +46,46 @@ final class EtcdClient: Sendable {
     /// Deletes the keys in `[key, rangeEnd)`; returns the revision after the delete.
     @discardableResult
     func deleteRange(_ key: [UInt8], end: [UInt8]) throws(EtcdError) -> Int {
-        let response: HeaderOnly = try call("/v3/kv/deleterange",
+        let response: HeaderOnly = try call(
+            "/v3/kv/deleterange",
             "{\"key\":\"\(Self.base64(key))\",\"range_end\":\"\(Self.base64(end))\"}")
         return response.header?.revisionNumber ?? 0
     }
 
     /// One transaction: if every comparison holds, the `success` operations run, else the `failure` ones; a
     /// failed comparison's `reads` come back from the same revision as the comparison.
-    func txn(compare: [EtcdCompare], success: [EtcdOperation], failure: [EtcdOperation]) throws(EtcdError) -> EtcdTxnResult {
-        let body = "{\"compare\":[" + compare.map(\.json).joined(separator: ",") + "],\"success\":["
-            + success.map(\.json).joined(separator: ",") + "],\"failure\":[" + failure.map(\.json).joined(separator: ",")
+    func txn(compare: [EtcdCompare], success: [EtcdOperation], failure: [EtcdOperation]) throws(EtcdError)
+        -> EtcdTxnResult
+    {
+        let body =
+            "{\"compare\":[" + compare.map(\.json).joined(separator: ",") + "],\"success\":["
+            + success.map(\.json).joined(separator: ",") + "],\"failure\":["
+            + failure.map(\.json).joined(separator: ",")
             + "]}"
         let response: TxnResponse = try call("/v3/kv/txn", body)
         let reads = (response.responses ?? []).compactMap { $0.response_range.map(EtcdRange.init) }
-        return EtcdTxnResult(succeeded: response.succeeded ?? false, revision: response.header?.revisionNumber ?? 0,
-                             reads: reads)
+        return EtcdTxnResult(
+            succeeded: response.succeeded ?? false, revision: response.header?.revisionNumber ?? 0,
+            reads: reads)
     }
 
     /// Runs one watch on the first endpoint that accepts it, from `startRevision`, over `[key, end)`; `onResponse`
     /// gets every watch response in order and returns false to end the watch. Returns when the stream ends.
-    func watch(_ key: [UInt8], end: [UInt8], startRevision: Int,
-               onResponse: @escaping (EtcdWatchResponse) -> Bool) throws(EtcdError) {
-        let body = "{\"create_request\":{\"key\":\"\(Self.base64(key))\",\"range_end\":\"\(Self.base64(end))\","
+    func watch(
+        _ key: [UInt8], end: [UInt8], startRevision: Int,
+        onResponse: @escaping (EtcdWatchResponse) -> Bool
+    ) throws(EtcdError) {
+        let body =
+            "{\"create_request\":{\"key\":\"\(Self.base64(key))\",\"range_end\":\"\(Self.base64(end))\","
             + "\"start_revision\":\"\(startRevision)\"}}"
         var pending: [UInt8] = []
         var failure: EtcdError?
         var ended = false
         try withEndpoints { (endpoint, token) throws(EtcdHTTP.Failure) -> Void in
-            let status = try EtcdHTTP.stream(endpoint + "/v3/watch", body: Array(body.utf8), token: token,
-                                             options: options) { chunk in
+            let status = try EtcdHTTP.stream(
+                endpoint + "/v3/watch", body: Array(body.utf8), token: token,
+                options: options
+            ) { chunk in
                 pending += chunk
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = Array(pending[..<newline])
@@ -152,17 +164,23 @@ final class EtcdClient: Sendable {
     private func currentToken(_ endpoint: String) throws(EtcdHTTP.Failure) -> String? {
         guard let credentials else { return nil }
         if let token = token.withLock({ $0 }) { return token }
-        let body = "{\"name\":" + ConfigurationFile.quoted(credentials.user) + ",\"password\":"
+        let body =
+            "{\"name\":" + ConfigurationFile.quoted(credentials.user) + ",\"password\":"
             + ConfigurationFile.quoted(credentials.password) + "}"
-        let answer = try EtcdHTTP.post(endpoint + "/v3/auth/authenticate", body: Array(body.utf8), token: nil,
-                                       options: options)
+        let answer = try EtcdHTTP.post(
+            endpoint + "/v3/auth/authenticate", body: Array(body.utf8), token: nil,
+            options: options)
         guard answer.status == 200, let decoded = try? JSONDecoder().decode(AuthResponse.self, from: Data(answer.body)),
-              let fresh = decoded.token
+            let fresh = decoded.token
         else {
             // A refused login is not an unreachable endpoint: the call goes on without a valid token and fails
             // with etcd's "invalid auth token" (16); the reason is logged here, without the password.
-            Log.event(.etcdAuthenticationFailed, ["endpoint": endpoint, "user": credentials.user,
-                                                     "answer": String(decoding: answer.body.prefix(300), as: UTF8.self)])
+            Log.event(
+                .etcdAuthenticationFailed,
+                [
+                    "endpoint": endpoint, "user": credentials.user,
+                    "answer": String(decoding: answer.body.prefix(300), as: UTF8.self),
+                ])
             return "invalid"
         }
         token.withLock { $0 = fresh }

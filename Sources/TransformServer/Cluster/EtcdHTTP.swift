@@ -52,8 +52,10 @@ enum EtcdHTTP {
     /// POSTs `body` and hands every received chunk to `onChunk` as it arrives, until the server ends the response,
     /// the connection breaks, or `onChunk` returns false. There is no overall time limit (a watch lasts as long
     /// as etcd keeps it); connecting is bounded by the timeout, and TCP keep-alive notices a dead peer.
-    static func stream(_ url: String, body: [UInt8], token: String?, options: Options,
-                       onChunk: @escaping ([UInt8]) -> Bool) throws(Failure) -> Int {
+    static func stream(
+        _ url: String, body: [UInt8], token: String?, options: Options,
+        onChunk: @escaping ([UInt8]) -> Bool
+    ) throws(Failure) -> Int {
         try perform(url, body: body, token: token, options: options, streaming: true, sink: Sink(onChunk))
     }
 
@@ -66,8 +68,10 @@ enum EtcdHTTP {
         init(_ onChunk: @escaping ([UInt8]) -> Bool) { self.onChunk = onChunk }
     }
 
-    private static func perform(_ url: String, body: [UInt8], token: String?, options: Options, streaming: Bool,
-                                sink: Sink) throws(Failure) -> Int {
+    private static func perform(
+        _ url: String, body: [UInt8], token: String?, options: Options, streaming: Bool,
+        sink: Sink
+    ) throws(Failure) -> Int {
         guard initialized, let handle = curl_easy_init() else {
             throw .unreachable(url: url, reason: "libcurl could not be initialised")
         }
@@ -111,10 +115,14 @@ enum EtcdHTTP {
             return ccurl_response_code(handle)
         }
         let reason = String(cString: curl_easy_strerror(code))
-        let neverSent = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR,
-                         CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_PEER_FAILED_VERIFICATION]
+        let neverSent = [
+            CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_PEER_FAILED_VERIFICATION,
+        ]
         // A connect that timed out sent nothing either: no body byte left this process.
-        if neverSent.contains(code) || ccurl_bytes_uploaded(handle) == 0 { throw .unreachable(url: url, reason: reason) }
+        if neverSent.contains(code) || ccurl_bytes_uploaded(handle) == 0 {
+            throw .unreachable(url: url, reason: reason)
+        }
         throw .interrupted(url: url, reason: reason)
     }
 }

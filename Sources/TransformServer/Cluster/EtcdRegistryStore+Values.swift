@@ -33,7 +33,8 @@ extension EtcdRegistryStore {
     /// The document after `,"schema":`, or nil when there is none.
     private static func document(in value: [UInt8]) -> [UInt8]? {
         guard let start = value.firstRange(of: schemaMember)?.upperBound, value.last == UInt8(ascii: "}"),
-              start < value.count - 1 else { return nil }
+            start < value.count - 1
+        else { return nil }
         return Array(value[start..<(value.count - 1)])
     }
 
@@ -50,18 +51,21 @@ extension EtcdRegistryStore {
             return nil
         }
         let deleted = header.deleted == true
-        return StoredModel(name: name, version: header.version, deleted: deleted,
-                           committedAtMs: header.committedAtMs ?? 0, inlineDocument: deleted ? nil : document(in: value))
+        return StoredModel(
+            name: name, version: header.version, deleted: deleted,
+            committedAtMs: header.committedAtMs ?? 0, inlineDocument: deleted ? nil : document(in: value))
     }
 
     static func encode(_ version: StoredVersion) -> [UInt8] {
-        Array("{\"version\":\(version.version),\"createdAt\":".utf8) + Array(ConfigurationFile.quoted(version.createdAt).utf8)
+        Array("{\"version\":\(version.version),\"createdAt\":".utf8)
+            + Array(ConfigurationFile.quoted(version.createdAt).utf8)
             + schemaMember + version.document + [UInt8(ascii: "}")]
     }
 
     static func decodeVersion(_ value: [UInt8]) -> StoredVersion? {
         guard let header = try? JSONDecoder().decode(VersionHeader.self, from: Data(value)),
-              let document = document(in: value) else { return nil }
+            let document = document(in: value)
+        else { return nil }
         return StoredVersion(version: header.version, createdAt: header.createdAt, document: document)
     }
 
@@ -76,8 +80,9 @@ extension EtcdRegistryStore {
     /// A configuration; a value this server does not know (a later version's level, say) takes the default.
     static func decodeConfig(_ value: [UInt8]) -> CompatibilityConfig? {
         guard let stored = try? JSONDecoder().decode(ConfigValue.self, from: Data(value)) else { return nil }
-        return CompatibilityConfig(level: stored.compatibility.flatMap(CompatibilityLevel.init(rawValue:)),
-                                   view: stored.view.flatMap(CompatibilityView.init(rawValue:)))
+        return CompatibilityConfig(
+            level: stored.compatibility.flatMap(CompatibilityLevel.init(rawValue:)),
+            view: stored.view.flatMap(CompatibilityView.init(rawValue:)))
     }
 
     static func encode(_ head: StoreHead) -> [UInt8] {

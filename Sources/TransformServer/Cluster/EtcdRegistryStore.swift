@@ -46,13 +46,16 @@ struct EtcdRegistryStore: RegistryStore {
         }
         for model in change.models { operations.append(.put(key: modelKey(model.name), value: Self.encode(model))) }
         for (name, number) in change.removedVersions { operations.append(.delete(key: versionKey(name, number))) }
-        for (name, config) in change.configs { operations.append(.put(key: configKey(name), value: Self.encode(config))) }
+        for (name, config) in change.configs {
+            operations.append(.put(key: configKey(name), value: Self.encode(config)))
+        }
         for name in change.removedModels { operations.append(.delete(key: modelKey(name))) }
         for name in change.removedConfigs { operations.append(.delete(key: configKey(name))) }
         if let head = change.head { operations.append(.put(key: headKey, value: Self.encode(head))) }
-        let result = try client.txn(compare: [EtcdCompare(key: headKey, modRevision: headRevision)],
-                                    success: operations,
-                                    failure: [.range(key: prefix, end: EtcdClient.prefixEnd(prefix))])
+        let result = try client.txn(
+            compare: [EtcdCompare(key: headKey, modRevision: headRevision)],
+            success: operations,
+            failure: [.range(key: prefix, end: EtcdClient.prefixEnd(prefix))])
         if result.succeeded { return .committed(revision: result.revision) }
         guard let range = result.reads.first else {
             throw .rejected(code: 0, message: "the failed transaction returned no read")
@@ -69,7 +72,9 @@ struct EtcdRegistryStore: RegistryStore {
             // (etcd gives a delete event's key the revision of the delete.)
             var batches: [(revision: Int, delta: StoreDelta)] = []
             for event in response.events {
-                if batches.last?.revision != event.kv.modRevision { batches.append((event.kv.modRevision, StoreDelta())) }
+                if batches.last?.revision != event.kv.modRevision {
+                    batches.append((event.kv.modRevision, StoreDelta()))
+                }
                 record(event.kv.key, event.isDelete ? nil : event.kv.value, into: &batches[batches.count - 1].delta)
             }
             for batch in batches where !onChange(.changes(revision: batch.revision, batch.delta)) {
@@ -95,7 +100,8 @@ struct EtcdRegistryStore: RegistryStore {
         if let name = Self.suffix(key, after: modelsPrefix) { return .model(name) }
         if let name = Self.suffix(key, after: configPrefix) { return .config(name) }
         if let rest = Self.suffix(key, after: historyPrefix), let slash = rest.lastIndex(of: "/"),
-           let number = Int(rest[rest.index(after: slash)...]), number > 0, slash > rest.startIndex {
+            let number = Int(rest[rest.index(after: slash)...]), number > 0, slash > rest.startIndex
+        {
             return .version(String(rest[..<slash]), number)
         }
         return nil
@@ -119,7 +125,9 @@ struct EtcdRegistryStore: RegistryStore {
             }
         case .version(let name, let number)?:
             if let value {
-                if let version = Self.decodeVersion(value), version.version == number { delta.versions.append((name, version)) }
+                if let version = Self.decodeVersion(value), version.version == number {
+                    delta.versions.append((name, version))
+                }
             } else {
                 delta.removedVersions.append((name, number))
             }

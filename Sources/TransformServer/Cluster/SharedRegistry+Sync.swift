@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The sync loop: read the whole overlay, then watch it from that revision; on any break, reconnect (any endpoint)

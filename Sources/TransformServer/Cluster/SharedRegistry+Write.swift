@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes through the shared store (docs/cluster.md, "Writes"): validate against the committed state, commit with a
@@ -107,8 +107,9 @@ extension SharedRegistry {
                 // them commits, and a commit of this write is recognised by the head's writer.
                 guard DispatchTime.now().uptimeNanoseconds < deadline else {
                     if ambiguous {
-                        return .unknownOutcome("The write was sent to etcd but its outcome is unknown (\(error)); "
-                            + "read the model and retry with If-Match.")
+                        return .unknownOutcome(
+                            "The write was sent to etcd but its outcome is unknown (\(error)); "
+                                + "read the model and retry with If-Match.")
                     }
                     return .unavailable("etcd did not accept the write in time: \(error.description)")
                 }
@@ -206,7 +207,8 @@ extension SharedRegistry {
                 let version = current?.document == entry.document ? current!.version : last + 1
                 if version != current?.version { keepCurrent(name, current, base, view, into: &plan.changes) }
                 versions[name] = version
-                plan.changes.versions.append((name, StoredVersion(version: version, createdAt: "", document: entry.document)))
+                plan.changes.versions.append(
+                    (name, StoredVersion(version: version, createdAt: "", document: entry.document)))
                 plan.changes.models.append(StoredModel(name: name, version: version, committedAtMs: 0))
             } else if current != nil {
                 keepCurrent(name, current, base, view, into: &plan.changes)
@@ -224,11 +226,15 @@ extension SharedRegistry {
 
     /// The version a write supersedes stays in the history: a file model's, or one written inline before
     /// histories existed, gets its own history key (the store's versions have one already).
-    private func keepCurrent(_ name: String, _ current: ModelEntry?, _ base: RegistrySnapshot, _ view: StoreState,
-                             into change: inout StoreDelta) {
+    private func keepCurrent(
+        _ name: String, _ current: ModelEntry?, _ base: RegistrySnapshot, _ view: StoreState,
+        into change: inout StoreDelta
+    ) {
         guard let current, view.versions[name]?[current.version] == nil,
-              let kept = base.lifecycles[name]?.version(current.version) else { return }
-        change.versions.append((name, StoredVersion(version: kept.version, createdAt: kept.createdAt, document: kept.document)))
+            let kept = base.lifecycles[name]?.version(current.version)
+        else { return }
+        change.versions.append(
+            (name, StoredVersion(version: kept.version, createdAt: kept.createdAt, document: kept.document)))
     }
 
     /// How many history keys of one name a write deletes at most (etcd's `--max-txn-ops` is 128 by default); after
@@ -251,8 +257,10 @@ extension SharedRegistry {
     }
 
     /// `PUT /schemas/{M}/config`: the merged configuration, committed only when it differs from the stored one.
-    private func configurePlan(_ name: String, level: CompatibilityLevel?, view compatibilityView: CompatibilityView?,
-                               on view: StoreState) -> Plan {
+    private func configurePlan(
+        _ name: String, level: CompatibilityLevel?, view compatibilityView: CompatibilityView?,
+        on view: StoreState
+    ) -> Plan {
         let stored = view.configs[name] ?? CompatibilityConfig()
         var config = stored
         if let level { config.level = level }
@@ -268,6 +276,7 @@ extension SharedRegistry {
     private static func check(_ ifMatch: [String]?, name: String, _ snapshot: RegistrySnapshot) -> Refusal? {
         guard let tags = ifMatch else { return nil }
         let matches = snapshot.entries[name].map { tags.contains("*") || tags.contains($0.etag) } ?? false
-        return matches ? nil : Refusal(result: .preconditionFailed("If-Match does not match the current version of \(name)."))
+        return matches
+            ? nil : Refusal(result: .preconditionFailed("If-Match does not match the current version of \(name)."))
     }
 }

@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The registry of one replica when its overlay lives in a shared store (`registryStore: etcd`, docs/cluster.md).
@@ -63,7 +63,8 @@ final class SharedRegistry: Sendable {
     /// SIGHUP: new schema files under the same overlay, all or nothing.
     func reload(files: [SchemaFile]) throws(SchemaSetError) -> RegistrySnapshot {
         try served.withLock { (served) throws(SchemaSetError) -> RegistrySnapshot in
-            let snapshot = try registry.load(files, overlay: Self.overlay(served.state, keep: registry.limits.maxVersionsPerModel))
+            let snapshot = try registry.load(
+                files, overlay: Self.overlay(served.state, keep: registry.limits.maxVersionsPerModel))
             served.files = files
             return snapshot
         }
@@ -82,13 +83,19 @@ final class SharedRegistry: Sendable {
         let nowMs = Self.wallClockMs()
         let first = served.withLock { served -> Int? in
             let state = next(served.state)
-            guard state.revision > served.state.revision || fullRead && !served.everSynced
-                || replacing && state.revision >= served.state.revision else { return nil }
+            guard
+                state.revision > served.state.revision || fullRead && !served.everSynced
+                    || replacing && state.revision >= served.state.revision
+            else { return nil }
             do throws(SchemaSetError) {
                 try registry.load(served.files, overlay: Self.overlay(state, keep: registry.limits.maxVersionsPerModel))
             } catch {
-                Log.event(.registryApplyFailed, ["revision": String(state.revision),
-                    "problems": error.problems.map(\.description).joined(separator: "; ")])
+                Log.event(
+                    .registryApplyFailed,
+                    [
+                        "revision": String(state.revision),
+                        "problems": error.problems.map(\.description).joined(separator: "; "),
+                    ])
                 metrics.withLock { $0.applyFailures += 1 }
             }
             served.state = state
@@ -113,7 +120,8 @@ final class SharedRegistry: Sendable {
         var lifecycles: [String: ModelLifecycle] = [:]
         for (name, model) in state.models.sorted(by: { $0.key < $1.key }) {
             if let document = state.document(of: name) {
-                models.append(SchemaFile(name: "etcd:" + name, bytes: document, source: .registry, version: model.version))
+                models.append(
+                    SchemaFile(name: "etcd:" + name, bytes: document, source: .registry, version: model.version))
             } else if model.deleted {
                 deleted.append(name)
             }
@@ -124,11 +132,14 @@ final class SharedRegistry: Sendable {
             }
             // A record from before histories: its inline document is its only known version.
             if let model = state.models[name], let inline = model.inlineDocument, kept.last?.version != model.version {
-                kept.append(ModelVersion(version: model.version, createdAt: HealthEndpoint.timestamp(milliseconds: model.committedAtMs),
-                                         document: inline))
+                kept.append(
+                    ModelVersion(
+                        version: model.version, createdAt: HealthEndpoint.timestamp(milliseconds: model.committedAtMs),
+                        document: inline))
             }
-            lifecycles[name] = ModelLifecycle(lastVersion: state.lastVersion(of: name), versions: Array(kept.suffix(keep)),
-                                              config: state.configs[name] ?? CompatibilityConfig())
+            lifecycles[name] = ModelLifecycle(
+                lastVersion: state.lastVersion(of: name), versions: Array(kept.suffix(keep)),
+                config: state.configs[name] ?? CompatibilityConfig())
         }
         return RegistryOverlay(models: models, deleted: deleted, lifecycles: lifecycles)
     }

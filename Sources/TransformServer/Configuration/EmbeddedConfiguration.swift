@@ -4,166 +4,184 @@
 /// The example configuration compiled into the binary, used when ./config does not exist.
 enum EmbeddedConfiguration {
     static let schemas: [(name: String, contents: String)] = [
-        ("album.json", #"""
-{
-  "models": [
-    {
-      "name": "Photo",
-      "properties": {
-        "url": "url",
-        "width": "uint16",
-        "height": "uint16"
-      }
-    },
-    {
-      "name": "Album",
-      "properties": {
-        "title": "string",
-        "photos": { "type": "array", "of": "Photo" },
-        "likedUserIds": { "type": "set", "of": "uint64" },
-        "byYear": { "type": "dictionary", "of": { "type": "array", "of": "Photo" } },
-        "matrix": { "type": "array", "of": { "type": "array", "of": "int32" } },
-        "extra": "any"
-      }
-    }
-  ]
-}
-"""#),
-        ("book.json", #"""
-{
-  "models": [
-    {
-      "name": "Item",
-      "properties": {
-        "bookID": { "type": "string", "key": ["id", "ID", "book_id"] },
-        "price": { "type": "decimal", "minimum": 0 }
-      }
-    },
-    {
-      "name": "Book",
-      "extends": "Item",
-      "properties": {
-        "name": { "type": "string", "key": "n", "required": true },
-        "page": { "type": "int32", "key": "p", "minimum": 0 },
-        "desc": { "type": "string", "key": "ext.desc" },
-        "published": { "type": "date", "dateFormat": { "input": ["dd/MM/yyyy"], "output": "iso8601" } },
-        "homepage": "url",
-        "tags": { "type": "set", "of": "string" },
-        "ratings": { "type": "dictionary", "of": "double" },
-        "internalNote": "string"
-      },
-      "blacklist": ["internalNote"],
-      "validate": { "required": ["bookID"] }
-    }
-  ]
-}
-"""#),
-        ("github-user.json", #"""
-{
-  "name": "GithubUser",
-  "description": "GitHub's REST API user object, snake_case mapped to camelCase.",
-  "properties": {
-    "login": { "type": "string", "required": true },
-    "userID": { "type": "uint64", "key": "id", "required": true },
-    "nodeID": { "type": "string", "key": "node_id" },
-    "avatarURL": { "type": "url", "key": "avatar_url" },
-    "gravatarID": { "type": "string", "key": "gravatar_id" },
-    "url": "url",
-    "htmlURL": { "type": "url", "key": "html_url" },
-    "followersURL": { "type": "url", "key": "followers_url" },
-    "followingURL": { "type": "string", "key": "following_url" },
-    "gistsURL": { "type": "string", "key": "gists_url" },
-    "starredURL": { "type": "string", "key": "starred_url" },
-    "subscriptionsURL": { "type": "url", "key": "subscriptions_url" },
-    "organizationsURL": { "type": "url", "key": "organizations_url" },
-    "reposURL": { "type": "url", "key": "repos_url" },
-    "eventsURL": { "type": "string", "key": "events_url" },
-    "receivedEventsURL": { "type": "url", "key": "received_events_url" },
-    "type": "string",
-    "siteAdmin": { "type": "bool", "key": "site_admin" },
-    "name": "string",
-    "company": "string",
-    "blog": "string",
-    "location": "string",
-    "email": "string",
-    "hireable": "bool",
-    "bio": "string",
-    "publicRepos": { "type": "uint32", "key": "public_repos" },
-    "publicGists": { "type": "uint32", "key": "public_gists" },
-    "followers": "uint32",
-    "following": "uint32",
-    "createdAt": { "type": "date", "key": "created_at" },
-    "updatedAt": { "type": "date", "key": "updated_at" }
-  }
-}
-"""#),
-        ("repo.json", #"""
-{
-  "models": [
-    {
-      "name": "Owner",
-      "properties": {
-        "uid": { "type": "uint64", "key": "id", "required": true },
-        "login": "string"
-      }
-    },
-    {
-      "name": "Repo",
-      "properties": {
-        "id": "uint64",
-        "name": { "type": "string", "key": "full_name" },
-        "owner": "Owner",
-        "stars": { "type": "uint32", "key": "stargazers_count" },
-        "private": "bool"
-      }
-    }
-  ]
-}
-"""#),
-        ("shape.json", #"""
-{
-  "models": [
-    {
-      "name": "Shape",
-      "properties": {
-        "kind": "string",
-        "name": "string"
-      },
-      "classForDictionary": [
-        { "when": { "has": "radius" }, "use": "Circle" },
-        { "when": { "key": "kind", "in": ["rect", "square"] }, "use": "Rectangle" }
-      ]
-    },
-    {
-      "name": "Circle",
-      "extends": "Shape",
-      "properties": { "radius": { "type": "double", "minimum": 0 } }
-    },
-    {
-      "name": "Rectangle",
-      "extends": "Shape",
-      "properties": { "width": "double", "height": "double" }
-    },
-    {
-      "name": "Drawing",
-      "properties": {
-        "main": "Shape",
-        "shapes": { "type": "array", "of": "Shape" }
-      }
-    }
-  ]
-}
-"""#),
-        ("user.json", #"""
-{
-  "name": "User",
-  "description": "The design card's example: curl -X POST /convert/User.",
-  "properties": {
-    "uid": { "type": "uint64", "required": true },
-    "name": "string",
-    "created": "date"
-  }
-}
-"""#),
+        (
+            "album.json",
+            #"""
+            {
+              "models": [
+                {
+                  "name": "Photo",
+                  "properties": {
+                    "url": "url",
+                    "width": "uint16",
+                    "height": "uint16"
+                  }
+                },
+                {
+                  "name": "Album",
+                  "properties": {
+                    "title": "string",
+                    "photos": { "type": "array", "of": "Photo" },
+                    "likedUserIds": { "type": "set", "of": "uint64" },
+                    "byYear": { "type": "dictionary", "of": { "type": "array", "of": "Photo" } },
+                    "matrix": { "type": "array", "of": { "type": "array", "of": "int32" } },
+                    "extra": "any"
+                  }
+                }
+              ]
+            }
+            """#
+        ),
+        (
+            "book.json",
+            #"""
+            {
+              "models": [
+                {
+                  "name": "Item",
+                  "properties": {
+                    "bookID": { "type": "string", "key": ["id", "ID", "book_id"] },
+                    "price": { "type": "decimal", "minimum": 0 }
+                  }
+                },
+                {
+                  "name": "Book",
+                  "extends": "Item",
+                  "properties": {
+                    "name": { "type": "string", "key": "n", "required": true },
+                    "page": { "type": "int32", "key": "p", "minimum": 0 },
+                    "desc": { "type": "string", "key": "ext.desc" },
+                    "published": { "type": "date", "dateFormat": { "input": ["dd/MM/yyyy"], "output": "iso8601" } },
+                    "homepage": "url",
+                    "tags": { "type": "set", "of": "string" },
+                    "ratings": { "type": "dictionary", "of": "double" },
+                    "internalNote": "string"
+                  },
+                  "blacklist": ["internalNote"],
+                  "validate": { "required": ["bookID"] }
+                }
+              ]
+            }
+            """#
+        ),
+        (
+            "github-user.json",
+            #"""
+            {
+              "name": "GithubUser",
+              "description": "GitHub's REST API user object, snake_case mapped to camelCase.",
+              "properties": {
+                "login": { "type": "string", "required": true },
+                "userID": { "type": "uint64", "key": "id", "required": true },
+                "nodeID": { "type": "string", "key": "node_id" },
+                "avatarURL": { "type": "url", "key": "avatar_url" },
+                "gravatarID": { "type": "string", "key": "gravatar_id" },
+                "url": "url",
+                "htmlURL": { "type": "url", "key": "html_url" },
+                "followersURL": { "type": "url", "key": "followers_url" },
+                "followingURL": { "type": "string", "key": "following_url" },
+                "gistsURL": { "type": "string", "key": "gists_url" },
+                "starredURL": { "type": "string", "key": "starred_url" },
+                "subscriptionsURL": { "type": "url", "key": "subscriptions_url" },
+                "organizationsURL": { "type": "url", "key": "organizations_url" },
+                "reposURL": { "type": "url", "key": "repos_url" },
+                "eventsURL": { "type": "string", "key": "events_url" },
+                "receivedEventsURL": { "type": "url", "key": "received_events_url" },
+                "type": "string",
+                "siteAdmin": { "type": "bool", "key": "site_admin" },
+                "name": "string",
+                "company": "string",
+                "blog": "string",
+                "location": "string",
+                "email": "string",
+                "hireable": "bool",
+                "bio": "string",
+                "publicRepos": { "type": "uint32", "key": "public_repos" },
+                "publicGists": { "type": "uint32", "key": "public_gists" },
+                "followers": "uint32",
+                "following": "uint32",
+                "createdAt": { "type": "date", "key": "created_at" },
+                "updatedAt": { "type": "date", "key": "updated_at" }
+              }
+            }
+            """#
+        ),
+        (
+            "repo.json",
+            #"""
+            {
+              "models": [
+                {
+                  "name": "Owner",
+                  "properties": {
+                    "uid": { "type": "uint64", "key": "id", "required": true },
+                    "login": "string"
+                  }
+                },
+                {
+                  "name": "Repo",
+                  "properties": {
+                    "id": "uint64",
+                    "name": { "type": "string", "key": "full_name" },
+                    "owner": "Owner",
+                    "stars": { "type": "uint32", "key": "stargazers_count" },
+                    "private": "bool"
+                  }
+                }
+              ]
+            }
+            """#
+        ),
+        (
+            "shape.json",
+            #"""
+            {
+              "models": [
+                {
+                  "name": "Shape",
+                  "properties": {
+                    "kind": "string",
+                    "name": "string"
+                  },
+                  "classForDictionary": [
+                    { "when": { "has": "radius" }, "use": "Circle" },
+                    { "when": { "key": "kind", "in": ["rect", "square"] }, "use": "Rectangle" }
+                  ]
+                },
+                {
+                  "name": "Circle",
+                  "extends": "Shape",
+                  "properties": { "radius": { "type": "double", "minimum": 0 } }
+                },
+                {
+                  "name": "Rectangle",
+                  "extends": "Shape",
+                  "properties": { "width": "double", "height": "double" }
+                },
+                {
+                  "name": "Drawing",
+                  "properties": {
+                    "main": "Shape",
+                    "shapes": { "type": "array", "of": "Shape" }
+                  }
+                }
+              ]
+            }
+            """#
+        ),
+        (
+            "user.json",
+            #"""
+            {
+              "name": "User",
+              "description": "The design card's example: curl -X POST /convert/User.",
+              "properties": {
+                "uid": { "type": "uint64", "required": true },
+                "name": "string",
+                "created": "date"
+              }
+            }
+            """#
+        ),
     ]
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 import MapperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a schema directory (docs/schema.md, "Files and bundles"): its top-level `*.json` files, symbolic links
@@ -37,7 +37,8 @@ enum SchemaDirectory {
         }
         guard isDirectory else { throw .notADirectory(path: directory) }
         var schemasIsDirectory: Bool = false
-        let holdsSchemas = FileManager.default.fileExists(atPath: directory + "/schemas", isDirectory: &schemasIsDirectory)
+        let holdsSchemas =
+            FileManager.default.fileExists(atPath: directory + "/schemas", isDirectory: &schemasIsDirectory)
             && schemasIsDirectory
         if holdsSchemas || FileManager.default.fileExists(atPath: directory + "/server.json") {
             throw .configurationFolder(path: directory)
@@ -52,7 +53,9 @@ enum SchemaDirectory {
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = directory + "/" + name
             var isDirectory: Bool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else {
+                continue
+            }
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 files.append(SchemaFile(name: name, bytes: [UInt8](data)))

@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reloads the schema directory while the server runs (docs/operations.md, "Schema hot reload"): on `SIGHUP`
@@ -41,8 +41,9 @@ enum SchemaReloader {
         let interval = context.configuration.schemaReloadIntervalMs
         guard interval > 0, case .directory = context.configuration.schemaSource else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval),
-                       leeway: .milliseconds(min(interval / 10, 100)))
+        timer.schedule(
+            deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval),
+            leeway: .milliseconds(min(interval / 10, 100)))
         timer.setEventHandler { reload(context, trigger: .change) }
         timer.resume()
         return timer
@@ -74,8 +75,10 @@ enum SchemaReloader {
     }
 
     /// Runs `body` unless `.change` found nothing new, then logs and counts its outcome.
-    private static func attempt(_ context: ServerContext, trigger: Trigger, fingerprint: [UInt8],
-                                _ body: () throws -> Void) {
+    private static func attempt(
+        _ context: ServerContext, trigger: Trigger, fingerprint: [UInt8],
+        _ body: () throws -> Void
+    ) {
         let isNew = context.schemaReloadState.withLock { state in
             defer { state.attempted = fingerprint }
             return state.attempted != fingerprint
@@ -85,12 +88,20 @@ enum SchemaReloader {
             try body()
             context.metrics.recordSchemaReload(accepted: true)
             let snapshot = context.registry.current
-            Log.event(.schemasReloaded, [("trigger", trigger.rawValue), ("models", String(snapshot.entries.count)),
-                                           ("schemaSet", context.schemaSet(of: snapshot))])
+            Log.event(
+                .schemasReloaded,
+                [
+                    ("trigger", trigger.rawValue), ("models", String(snapshot.entries.count)),
+                    ("schemaSet", context.schemaSet(of: snapshot)),
+                ])
         } catch let error as SchemaSetError {
             context.metrics.recordSchemaReload(accepted: false)
-            Log.event(.schemasReloadRejected, [("trigger", trigger.rawValue),
-                ("problems", error.problems.map(\.description).joined(separator: "; "))])
+            Log.event(
+                .schemasReloadRejected,
+                [
+                    ("trigger", trigger.rawValue),
+                    ("problems", error.problems.map(\.description).joined(separator: "; ")),
+                ])
         } catch {
             context.metrics.recordSchemaReload(accepted: false)
             Log.event(.schemasReloadRejected, [("trigger", trigger.rawValue), ("error", "\(error)")])
@@ -108,7 +119,8 @@ enum SchemaReloader {
         try context.registryWrites.withLock { _ in
             // With a writable directory the writes are in its overlay file; otherwise they live in memory, in the
             // running registry, and are carried over from it.
-            let overlay = context.overlayDirectory == nil
+            let overlay =
+                context.overlayDirectory == nil
                 ? context.writtenOverlay() : try context.configuration.schemaSource.overlay()
             let snapshot = try context.registry.load(files, overlay: overlay)
             context.setFileModelNames(of: snapshot, overlay: overlay)

@@ -3,7 +3,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolves the configuration from its sources (docs/operations.md, "Where the configuration comes from"). Precedence,
@@ -33,8 +33,9 @@ extension ServerConfiguration {
         do throws(ConfigurationError) {
             let parsed = try ServeArguments(parsing: arguments)
             return .success(
-                try resolve(configDirectory: parsed.configDirectory, flagValues: parsed.flagValues,
-                            environment: environment, fileExists: fileExists, readFile: readFile))
+                try resolve(
+                    configDirectory: parsed.configDirectory, flagValues: parsed.flagValues,
+                    environment: environment, fileExists: fileExists, readFile: readFile))
         } catch {
             return .failure(error)
         }
@@ -43,8 +44,9 @@ extension ServerConfiguration {
     /// `load` against the real process: its environment and file system. `serve` passes its arguments; `convert`
     /// passes only its `--config`, so that it reads the same sources.
     static func load(arguments: [String]) -> Result<Loaded, ConfigurationError> {
-        load(arguments: arguments, environment: processEnvironment(), fileExists: { access($0, F_OK) == 0 },
-             readFile: readWholeFile)
+        load(
+            arguments: arguments, environment: processEnvironment(), fileExists: { access($0, F_OK) == 0 },
+            readFile: readWholeFile)
     }
 
     private static func processEnvironment() -> [String: String] {

@@ -98,9 +98,13 @@ extension ServerConfiguration {
         Setting(key: "etcdTimeoutMs", kind: .integer(\.etcdTimeoutMs, positive)),
         // docs/lifecycle.md.
         Setting(key: "maxVersionsPerModel", kind: .integer(\.maxVersionsPerModel, 1...10_000)),
-        Setting(key: "defaultCompatibility", kind: .choice(\.defaultCompatibility,
-                                                           CompatibilityLevel.allCases.map(\.rawValue))),
-        Setting(key: "compatibilityView", kind: .choice(\.compatibilityView, CompatibilityView.allCases.map(\.rawValue))),
+        Setting(
+            key: "defaultCompatibility",
+            kind: .choice(
+                \.defaultCompatibility,
+                CompatibilityLevel.allCases.map(\.rawValue))),
+        Setting(
+            key: "compatibilityView", kind: .choice(\.compatibilityView, CompatibilityView.allCases.map(\.rawValue))),
         Setting(key: "schemaReloadIntervalMs", kind: .offOrInteger(\.schemaReloadIntervalMs, 100...Int(Int32.max))),
         Setting(key: "maxConnectionAgeMs", kind: .integer(\.maxConnectionAgeMs, nonNegative)),
     ]

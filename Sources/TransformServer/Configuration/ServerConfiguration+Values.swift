@@ -5,12 +5,16 @@
 /// the file is an error while `TRANSFORM_LISTEN_PORT=8080` is not.
 extension ServerConfiguration.Setting {
     /// Sets the property from an environment variable or a flag.
-    func assign(text: String, to configuration: inout ServerConfiguration,
-                origin: ConfigurationError.Origin) throws(ConfigurationError) {
+    func assign(
+        text: String, to configuration: inout ServerConfiguration,
+        origin: ConfigurationError.Origin
+    ) throws(ConfigurationError) {
         let shown = isSecret ? Self.redacted : ConfigurationFile.quoted(text)
         switch kind {
         case .integer(let property, _), .offOrInteger(let property, _):
-            guard let number = Self.wholeNumber(text), accepts(number) else { throw badValue(shown, expectation, origin) }
+            guard let number = Self.wholeNumber(text), accepts(number) else {
+                throw badValue(shown, expectation, origin)
+            }
             configuration[keyPath: property] = number
         case .boolean(let property):
             guard text == "true" || text == "false" else { throw badValue(shown, expectation, origin) }
@@ -41,17 +45,21 @@ extension ServerConfiguration.Setting {
     }
 
     /// Sets the property from a `server.json` value; a relative directory is taken relative to `baseDirectory`.
-    func assign(json value: ConfigurationFile.Value, to configuration: inout ServerConfiguration,
-                origin: ConfigurationError.Origin, baseDirectory: String) throws(ConfigurationError) {
+    func assign(
+        json value: ConfigurationFile.Value, to configuration: inout ServerConfiguration,
+        origin: ConfigurationError.Origin, baseDirectory: String
+    ) throws(ConfigurationError) {
         let shown = isSecret ? Self.redacted : value.rendered
         switch (kind, value) {
         case (.integer(let property, _), .number(let text)), (.offOrInteger(let property, _), .number(let text)):
-            guard let number = Self.wholeNumber(text), accepts(number) else { throw badValue(shown, expectation, origin) }
+            guard let number = Self.wholeNumber(text), accepts(number) else {
+                throw badValue(shown, expectation, origin)
+            }
             configuration[keyPath: property] = number
         case (.boolean(let property), .boolean(let flag)):
             configuration[keyPath: property] = flag
         case (.host, .string(let text)), (.secret, .string(let text)), (.choice, .string(let text)),
-             (.word, .string(let text)), (.optionalWord, .string(let text)), (.endpoints, .string(let text)):
+            (.word, .string(let text)), (.optionalWord, .string(let text)), (.endpoints, .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
         case (.directory(let property), .string(let text)), (.file(let property), .string(let text)):
             try assign(text: text, to: &configuration, origin: origin)
@@ -65,7 +73,8 @@ extension ServerConfiguration.Setting {
     var expectation: String {
         switch kind {
         case .integer(_, let range): "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
-        case .offOrInteger(_, let range): "must be 0 (off) or a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .offOrInteger(_, let range):
+            "must be 0 (off) or a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .boolean: "must be true or false"
         case .host: "must be a non-empty host name or address without spaces or control characters"
         case .secret: "must be non-empty, without spaces or control characters"
@@ -92,8 +101,10 @@ extension ServerConfiguration.Setting {
 
     private static let redacted = "a value (not shown)"
 
-    private func badValue(_ shown: String, _ reason: String,
-                          _ origin: ConfigurationError.Origin) -> ConfigurationError {
+    private func badValue(
+        _ shown: String, _ reason: String,
+        _ origin: ConfigurationError.Origin
+    ) -> ConfigurationError {
         .badValue(key: key, value: shown, reason: reason, origin: origin)
     }
 
@@ -118,12 +129,16 @@ extension ServerConfiguration.Setting {
     static func isEndpoint(_ text: String) -> Bool {
         guard isPlain(text, allowingSpaces: false) else { return false }
         var rest = Substring(text)
-        if rest.hasPrefix("http://") { rest = rest.dropFirst(7) } else if rest.hasPrefix("https://") {
+        if rest.hasPrefix("http://") {
+            rest = rest.dropFirst(7)
+        } else if rest.hasPrefix("https://") {
             rest = rest.dropFirst(8)
-        } else { return false }
+        } else {
+            return false
+        }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard let colon = rest.lastIndex(of: ":"), colon != rest.startIndex, !rest[..<colon].contains("/"),
-              let port = wholeNumber(String(rest[rest.index(after: colon)...])), (1...65_535).contains(port)
+            let port = wholeNumber(String(rest[rest.index(after: colon)...])), (1...65_535).contains(port)
         else { return false }
         return true
     }

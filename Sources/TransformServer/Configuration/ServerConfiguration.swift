@@ -127,8 +127,9 @@ extension ServerConfiguration {
 
     /// The compatibility defaults of the registry (values checked when the settings are read).
     var compatibilityDefaults: CompatibilityConfig {
-        CompatibilityConfig(level: CompatibilityLevel(rawValue: defaultCompatibility),
-                            view: CompatibilityView(rawValue: compatibilityView))
+        CompatibilityConfig(
+            level: CompatibilityLevel(rawValue: defaultCompatibility),
+            view: CompatibilityView(rawValue: compatibilityView))
     }
 }
 

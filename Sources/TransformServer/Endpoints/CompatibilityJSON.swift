@@ -23,8 +23,12 @@ enum CompatibilityJSON {
         for (i, difference) in differences.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
-            if withModel { out += Array("\"model\":".utf8) + ErrorResponse.jsonString(difference.model) + [UInt8(ascii: ",")] }
-            out += Array("\"view\":\"\(difference.view.rawValue)\",\"path\":".utf8) + ErrorResponse.jsonString(difference.path)
+            if withModel {
+                out += Array("\"model\":".utf8) + ErrorResponse.jsonString(difference.model) + [UInt8(ascii: ",")]
+            }
+            out +=
+                Array("\"view\":\"\(difference.view.rawValue)\",\"path\":".utf8)
+                + ErrorResponse.jsonString(difference.path)
                 + Array(",\"code\":".utf8) + ErrorResponse.jsonString(difference.code)
                 + Array(",\"message\":".utf8) + ErrorResponse.jsonString(difference.message) + [UInt8(ascii: "}")]
         }

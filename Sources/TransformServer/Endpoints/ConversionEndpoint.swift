@@ -19,8 +19,9 @@ enum ConversionEndpoint {
         }
         if type.isJSON { return nil }
         if type.isNDJSON, route.isArrayConversion { return nil }
-        return .unsupportedMediaType("Content-Type \"\(value)\" is not accepted here; send application/json"
-            + (route.isArrayConversion ? " or application/x-ndjson." : "."))
+        return .unsupportedMediaType(
+            "Content-Type \"\(value)\" is not accepted here; send application/json"
+                + (route.isArrayConversion ? " or application/x-ndjson." : "."))
     }
 
     /// `Content-Encoding` may be gzip, x-gzip or identity.
@@ -29,8 +30,9 @@ enum ConversionEndpoint {
         switch coding.trimmingCharacters(in: " \t").lowercased() {
         case "gzip", "x-gzip", "identity": return nil
         default:
-            return .unsupportedMediaType("Content-Encoding \"\(coding)\" is not supported; use gzip.",
-                                         acceptEncoding: true)
+            return .unsupportedMediaType(
+                "Content-Encoding \"\(coding)\" is not supported; use gzip.",
+                acceptEncoding: true)
         }
     }
 
@@ -56,8 +58,10 @@ enum ConversionEndpoint {
 
     /// Converts the body with the model's current version, or the pinned one (`?version=N`); every answer once the
     /// model is resolved carries `X-Model-Version` (docs/lifecycle.md), its text rendered once per snapshot.
-    static func handle(_ request: RequestHandler.Request, _ work: Work, model: String,
-                       context: ServerContext) -> HTTPResponse {
+    static func handle(
+        _ request: RequestHandler.Request, _ work: Work, model: String,
+        context: ServerContext
+    ) -> HTTPResponse {
         let snapshot = request.pinned ?? context.registry.current
         var response = convert(request, work, model: model, snapshot: snapshot, context: context)
         if let version = snapshot.versionText(of: model) {
@@ -66,8 +70,10 @@ enum ConversionEndpoint {
         return response
     }
 
-    private static func convert(_ request: RequestHandler.Request, _ work: Work, model: String,
-                                snapshot: RegistrySnapshot, context: ServerContext) -> HTTPResponse {
+    private static func convert(
+        _ request: RequestHandler.Request, _ work: Work, model: String,
+        snapshot: RegistrySnapshot, context: ServerContext
+    ) -> HTTPResponse {
         // NDJSON bodies never get here: they are streamed (`NDJSONStream`).
         let body: ArraySlice<UInt8>
         switch decodedBody(request, limit: context.configuration.maxBodyBytes) {
@@ -75,8 +81,9 @@ enum ConversionEndpoint {
         case .success(let bytes): body = bytes
         }
         let normalizes = if case .convert(.normalize, _) = work { true } else { false }
-        let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions,
-                                                        writesWire: normalizes)
+        let options = QueryParameters.conversionOptions(
+            request.query, defaults: context.conversionOptions,
+            writesWire: normalizes)
         let result: Result<(HTTPResponse, [DiagnosticCode]), MappingError> = body.withUnsafeBytes { bytes in
             Result { () throws(MappingError) in
                 let converted: Converted
@@ -115,8 +122,11 @@ enum ConversionEndpoint {
             recordWarnings(codes, context: context)
             return response
         case .failure(let error):
-            context.metrics.recordConversion(model: model, outcome: error.status == .unprocessableContent ? "invalid" : "error")
-            if case .validationFailed(let report) = error { recordWarnings(report.entries.map(\.code), context: context) }
+            context.metrics.recordConversion(
+                model: model, outcome: error.status == .unprocessableContent ? "invalid" : "error")
+            if case .validationFailed(let report) = error {
+                recordWarnings(report.entries.map(\.code), context: context)
+            }
             return error.response
         }
     }

@@ -8,8 +8,9 @@ import MapperCore
 enum ErrorResponse {
     /// The answer to `error`: its status, fields and connection handling, its body pending until `finalize`.
     static func make(_ error: some HTTPResponseError) -> HTTPResponse {
-        var response = HTTPResponse(status: error.status, headers: error.headers, body: [],
-                                    closesConnection: error.closesConnection)
+        var response = HTTPResponse(
+            status: error.status, headers: error.headers, body: [],
+            closesConnection: error.closesConnection)
         // A 304 (a precondition that ends a read early, RFC 9110 §13.1.2) has no body; it revalidates a cacheable
         // registry read, so it is `no-cache` as that read is.
         guard error.status != .notModified else {
@@ -27,8 +28,10 @@ enum ErrorResponse {
     static func finalize(_ response: inout HTTPResponse, requestId: String) {
         guard let error = response.error else { return }
         var body: [UInt8] = Array("{\"error\":".utf8)
-        writeErrorObject(status: response.status, code: error.code, message: error.message, requestId: requestId,
-                         into: &body) { $0.append(contentsOf: error.extra) }
+        writeErrorObject(
+            status: response.status, code: error.code, message: error.message, requestId: requestId,
+            into: &body
+        ) { $0.append(contentsOf: error.extra) }
         body.append(contentsOf: error.members)
         body.append(UInt8(ascii: "}"))
         response.body = body
@@ -39,8 +42,10 @@ enum ErrorResponse {
     /// The whole body of `error` (the CLI's error output, a replay's failing outcome).
     static func body(_ error: some HTTPResponseError, requestId: String?) -> [UInt8] {
         var out: [UInt8] = Array("{\"error\":".utf8)
-        writeErrorObject(status: error.status, code: error.code, message: error.message, requestId: requestId,
-                         into: &out) { error.writeExtraFields(into: &$0) }
+        writeErrorObject(
+            status: error.status, code: error.code, message: error.message, requestId: requestId,
+            into: &out
+        ) { error.writeExtraFields(into: &$0) }
         error.writeBodyMembers(into: &out)
         out.append(UInt8(ascii: "}"))
         return out
@@ -52,12 +57,16 @@ enum ErrorResponse {
         out.append(contentsOf: "{\"error\":".utf8)
         switch failure {
         case .tooLong(let limit):
-            writeErrorObject(status: .contentTooLarge, code: "line_too_long",
-                             message: "line \(line) is longer than the limit of \(limit) bytes", requestId: nil,
-                             into: &out) { $0.append(contentsOf: ",\"line\":\(line)".utf8) }
+            writeErrorObject(
+                status: .contentTooLarge, code: "line_too_long",
+                message: "line \(line) is longer than the limit of \(limit) bytes", requestId: nil,
+                into: &out
+            ) { $0.append(contentsOf: ",\"line\":\(line)".utf8) }
         case .failed(let error):
-            writeErrorObject(status: error.status, code: error.code, message: error.message, requestId: nil,
-                             into: &out) { fields in
+            writeErrorObject(
+                status: error.status, code: error.code, message: error.message, requestId: nil,
+                into: &out
+            ) { fields in
                 fields.append(contentsOf: ",\"line\":\(line)".utf8)
                 switch error {
                 case .invalidJSON(let at), .nestingTooDeep(let at):
@@ -72,13 +81,16 @@ enum ErrorResponse {
 
     /// The record that ends an NDJSON stream whose gzip input is corrupt.
     static func streamRecord(_ error: GzipError) -> [UInt8] {
-        body(RequestError.invalidBody(code: "invalid_encoding", message: "The gzip body is corrupt: \(error)."),
-             requestId: nil) + [UInt8(ascii: "\n")]
+        body(
+            RequestError.invalidBody(code: "invalid_encoding", message: "The gzip body is corrupt: \(error)."),
+            requestId: nil) + [UInt8(ascii: "\n")]
     }
 
     /// `{"status":…,"code":…,"message":…[,"requestId":…]…}`; `fields` appends the fields after the request id.
-    private static func writeErrorObject(status: HTTPStatus, code: String, message: String, requestId: String?,
-                                         into out: inout [UInt8], fields: (inout [UInt8]) -> Void) {
+    private static func writeErrorObject(
+        status: HTTPStatus, code: String, message: String, requestId: String?,
+        into out: inout [UInt8], fields: (inout [UInt8]) -> Void
+    ) {
         out.append(contentsOf: "{\"status\":\(status.code),\"code\":\"\(code)\",\"message\":".utf8)
         out.appendJSONString(message)
         if let requestId {

@@ -3,7 +3,7 @@
 import MapperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `GET /health` (liveness) and `GET /ready` (readiness).
@@ -12,15 +12,21 @@ enum HealthEndpoint {
         if let shared = context.shared {
             let models = context.registry.current.modelNames.count
             let (synced, revision) = shared.status
-            return .json(.ok, Array((#"{"status":"ok","models":\#(models),"schemaPersistence":"etcd","#
-                + #""registryStore":{"kind":"etcd","synced":\#(synced),"revision":\#(revision)}}"#).utf8))
+            return .json(
+                .ok,
+                Array(
+                    (#"{"status":"ok","models":\#(models),"schemaPersistence":"etcd","#
+                        + #""registryStore":{"kind":"etcd","synced":\#(synced),"revision":\#(revision)}}"#).utf8))
         }
         let persistence = context.overlayDirectory == nil ? "memory" : "disk"
         let snapshot = context.registry.current
         let loadedAt = timestamp(milliseconds: snapshot.createdAtMilliseconds)
-        return .json(.ok, Array((#"{"status":"ok","models":\#(snapshot.entries.count),"#
-            + #""schemaPersistence":"\#(persistence)","schemaSet":"\#(context.schemaSet(of: snapshot))","#
-            + #""schemasLoadedAt":"\#(loadedAt)"}"#).utf8))
+        return .json(
+            .ok,
+            Array(
+                (#"{"status":"ok","models":\#(snapshot.entries.count),"#
+                    + #""schemaPersistence":"\#(persistence)","schemaSet":"\#(context.schemaSet(of: snapshot))","#
+                    + #""schemasLoadedAt":"\#(loadedAt)"}"#).utf8))
     }
 
     /// UTC RFC 3339 with milliseconds and `Z`: `2026-11-27T13:24:13.042Z`.

@@ -28,8 +28,12 @@ struct NDJSONStream {
 
     /// The response head: 200 with the NDJSON type, chunked with a trailer (HTTP/1.1) or close-delimited.
     func head() -> HTTPResponse {
-        var response = HTTPResponse(status: .ok, headers: [(HTTPHeader.contentType, "application/x-ndjson"),
-                                                           (HTTPHeader.vary, HTTPHeader.acceptEncoding)])
+        var response = HTTPResponse(
+            status: .ok,
+            headers: [
+                (HTTPHeader.contentType, "application/x-ndjson"),
+                (HTTPHeader.vary, HTTPHeader.acceptEncoding),
+            ])
         if deflater != nil { response.headers.append((HTTPHeader.contentEncoding, "gzip")) }
         if let modelVersion { response.headers.append((HTTPHeader.xModelVersion, modelVersion)) }
         if !http10 { response.headers.append((HTTPHeader.trailer, HTTPHeader.xTransformWarnings)) }
@@ -82,7 +86,10 @@ struct NDJSONStream {
             self.deflater = deflater
             if http10 { out += tail } else { HTTPResponseWriter.chunk(tail, into: &out) }
         }
-        if !http10 { HTTPResponseWriter.lastChunk(trailers: [(HTTPHeader.xTransformWarnings, String(converter.warnings))], into: &out) }
+        if !http10 {
+            HTTPResponseWriter.lastChunk(
+                trailers: [(HTTPHeader.xTransformWarnings, String(converter.warnings))], into: &out)
+        }
         return out
     }
 

@@ -40,7 +40,7 @@ enum QueryParameters {
                 return .failure(.invalidParameter("Query parameter \"\(pair)\" has no value."))
             }
             guard let name = Router.percentDecode(pair[..<equals].replacingPlus()),
-                  let value = Router.percentDecode(pair[pair.index(after: equals)...].replacingPlus())
+                let value = Router.percentDecode(pair[pair.index(after: equals)...].replacingPlus())
             else { return .failure(.invalidParameter("Query parameter \"\(pair)\" is not valid percent-encoding.")) }
             guard let values = allowed[name] else {
                 return .failure(.invalidParameter("This endpoint takes no parameter \"\(name)\"."))
@@ -50,8 +50,9 @@ enum QueryParameters {
             }
             if values == versionNumber {
                 guard let number = Int(value), number >= 1, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                    return .failure(.invalidParameter(
-                        "Query parameter \"\(name)\" must be a version number (1 or more), not \"\(value)\"."))
+                    return .failure(
+                        .invalidParameter(
+                            "Query parameter \"\(name)\" must be a version number (1 or more), not \"\(value)\"."))
                 }
                 result[name] = String(number)
                 continue
@@ -71,8 +72,10 @@ extension QueryParameters {
     /// `defaults`: `mode`, `from`, `keys` and `hash`; `writesWire` for the routes that always write the wire form
     /// (`/normalize`). A parameter a route does not take never reaches here (`parse` refused it), so it keeps its
     /// default.
-    static func conversionOptions(_ query: [String: String], defaults: ConversionOptions,
-                                  writesWire: Bool = false) -> ConversionOptions {
+    static func conversionOptions(
+        _ query: [String: String], defaults: ConversionOptions,
+        writesWire: Bool = false
+    ) -> ConversionOptions {
         var options = defaults
         options.mode = query["mode"] == "strict" ? .strict : .lax
         options.input = query["from"] == "model" ? .model : .wire
@@ -86,8 +89,8 @@ extension QueryParameters {
         var result: [String: String] = [:]
         for pair in (raw ?? "").split(separator: "&") {
             guard let equals = pair.firstIndex(of: "="), let name = Router.percentDecode(pair[..<equals]),
-                  names.contains(name), result[name] == nil,
-                  let value = Router.percentDecode(pair[pair.index(after: equals)...])
+                names.contains(name), result[name] == nil,
+                let value = Router.percentDecode(pair[pair.index(after: equals)...])
             else { continue }
             result[name] = value
         }

@@ -15,23 +15,31 @@ enum ReplayEndpoint {
         do throws(Replay.BodyError) {
             parsed = try Replay.parse(body, maxDepth: context.configuration.maxNestingDepth)
         } catch {
-            return RequestError.invalidBody(code: error.code, message: "The replay body was rejected: \(error.message).")
-                .response
+            return RequestError.invalidBody(
+                code: error.code, message: "The replay body was rejected: \(error.message)."
+            )
+            .response
         }
         let current = context.registry.current
         let proposed: RegistrySnapshot
         do throws(SchemaSetError) {
-            proposed = try context.registry.propose(SchemaFile(name: "(request)", bytes: parsed.schema, impliedName: name))
+            proposed = try context.registry.propose(
+                SchemaFile(name: "(request)", bytes: parsed.schema, impliedName: name))
         } catch {
-            return RequestError.invalidSchema(error.problems.map { problem in
-                var moved = problem
-                moved.path = "/schema" + problem.path
-                return moved
-            }).response
+            return RequestError.invalidSchema(
+                error.problems.map { problem in
+                    var moved = problem
+                    moved.path = "/schema" + problem.path
+                    return moved
+                }
+            ).response
         }
         let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions)
-        return .json(.ok, Replay.run(parsed.documents, model: name, current: current, proposed: proposed,
-                                     options: options, maxEntries: context.configuration.maxReportEntries,
-                                     failureBody: { ErrorResponse.body($0, requestId: nil) }))
+        return .json(
+            .ok,
+            Replay.run(
+                parsed.documents, model: name, current: current, proposed: proposed,
+                options: options, maxEntries: context.configuration.maxReportEntries,
+                failureBody: { ErrorResponse.body($0, requestId: nil) }))
     }
 }

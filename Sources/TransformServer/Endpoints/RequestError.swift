@@ -183,7 +183,8 @@ extension RequestError: HTTPResponseError {
         case .incompatibleSchema(let report, let bundle):
             out += Array(",\"compatibility\":\"\(report.failingLevel.rawValue)\",\"against\":".utf8)
             out += CompatibilityJSON.against(report, bundle: bundle)
-            out += Array(",\"differences\":".utf8) + CompatibilityJSON.differences(report.differences, withModel: bundle)
+            out +=
+                Array(",\"differences\":".utf8) + CompatibilityJSON.differences(report.differences, withModel: bundle)
         case .invalidRule(_, let offset):
             out += Array(",\"offset\":\(offset)".utf8)
         default: break

@@ -103,7 +103,8 @@ struct RequestHandler {
             if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
             if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
         case .compatibility, .replay, .config:
-            if case .config = route.kind {} else {
+            if case .config = route.kind {
+            } else {
                 switch QueryParameters.parse(rawQuery, for: route) {
                 case .failure(let error): return .failure(error)
                 case .success(let query): request.query = query
@@ -114,7 +115,9 @@ struct RequestHandler {
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
             }
         case .schema, .schemas:
-            if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) { return .failure(failure) }
+            if let failure = SchemasEndpoint.checkPreconditions(request, shared: context.shared != nil) {
+                return .failure(failure)
+            }
             if head.method == .put || head.method == .post {
                 if let failure = ConversionEndpoint.checkMediaType(head, route: route) { return .failure(failure) }
                 if let failure = ConversionEndpoint.checkContentCoding(head) { return .failure(failure) }
@@ -143,17 +146,19 @@ struct RequestHandler {
     func makeStream(_ request: Request) -> NDJSONStream? {
         guard case .conversion(let operation, _, let model) = request.route.kind else { return nil }
         let head = request.head
-        let options = QueryParameters.conversionOptions(request.query, defaults: context.conversionOptions,
-                                                        writesWire: operation == .normalize)
+        let options = QueryParameters.conversionOptions(
+            request.query, defaults: context.conversionOptions,
+            writesWire: operation == .normalize)
         let snapshot = request.pinned ?? request.snapshot
         let converter = NDJSONConverter(
             snapshot: snapshot, model: model, options: options,
             kind: operation == .validate ? .validate : .convert, maxLineBytes: context.configuration.maxNdjsonLineBytes,
             records: ErrorResponse.writeRecord)
         context.metrics.recordConversion(model: model, outcome: "ok")
-        return NDJSONStream(converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
-                            gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0,
-                            modelVersion: snapshot.versionText(of: model))
+        return NDJSONStream(
+            converter: converter, gzipInput: ConversionEndpoint.isGzip(head),
+            gzipOutput: head.acceptsGzip, http10: head.versionMinor == 0,
+            modelVersion: snapshot.versionText(of: model))
     }
 
     func isNDJSON(_ head: HTTPRequestHead) -> Bool {
@@ -173,7 +178,8 @@ struct RequestHandler {
         case .schema(let model): return SchemasEndpoint.handle(request, model: model, context: context)
         case .jsonSchema(let model): return SchemasEndpoint.jsonSchema(request, model: model, context: context)
         case .versions(let model): return SchemaVersionsEndpoint.list(request, model: model)
-        case .version(let model, let number): return SchemaVersionsEndpoint.version(request, model: model, number: number)
+        case .version(let model, let number):
+            return SchemaVersionsEndpoint.version(request, model: model, number: number)
         case .config(let model): return SchemaLifecycleEndpoint.handle(request, model: model, context: context)
         case .compatibility(let model): return SchemaLifecycleEndpoint.dryRun(request, model: model, context: context)
         case .replay(let model): return ReplayEndpoint.handle(request, model: model, context: context)

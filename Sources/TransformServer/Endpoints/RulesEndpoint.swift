@@ -12,8 +12,9 @@ enum RulesEndpoint {
         case .success(let bytes): body = bytes
         }
         let outcome = body.withUnsafeBytes {
-            RuleTrial.evaluate($0, maxSteps: context.configuration.maxRuleSteps, maxBytes: limit,
-                               maxDepth: context.configuration.maxNestingDepth)
+            RuleTrial.evaluate(
+                $0, maxSteps: context.configuration.maxRuleSteps, maxBytes: limit,
+                maxDepth: context.configuration.maxNestingDepth)
         }
         switch outcome {
         case .value(let json): return .json(.ok, json)

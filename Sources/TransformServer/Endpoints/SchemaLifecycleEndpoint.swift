@@ -22,15 +22,20 @@ enum SchemaLifecycleEndpoint {
     }
 
     static func isModelName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) >= UInt8(ascii: "a")
-            && (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        guard let first = name.utf8.first,
+            first == UInt8(ascii: "_")
+                || (first | 0x20) >= UInt8(ascii: "a")
+                    && (first | 0x20) <= UInt8(ascii: "z")
+        else { return false }
         return name.utf8.allSatisfy {
             $0 == UInt8(ascii: "_") || ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
                 || $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
         }
     }
 
-    private static func configure(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse {
+    private static func configure(_ request: RequestHandler.Request, name: String, context: ServerContext)
+        -> HTTPResponse
+    {
         guard isModelName(name) else { return RequestError.unknownModel(name).response }
         let body: [UInt8]
         switch ConversionEndpoint.decodedBody(request, limit: context.configuration.maxBodyBytes) {
@@ -39,16 +44,21 @@ enum SchemaLifecycleEndpoint {
         }
         switch CompatibilityConfig.parse(body) {
         case .failure(let error):
-            return RequestError.invalidBody(code: error.code, message: "The configuration was rejected: \(error.message).")
-                .response
+            return RequestError.invalidBody(
+                code: error.code, message: "The configuration was rejected: \(error.message)."
+            )
+            .response
         case .success(let wanted):
             if let shared = context.shared {
-                return SchemasEndpoint.sharedWrite(.configure(name: name, level: wanted.level, view: wanted.view), shared)
+                return SchemasEndpoint.sharedWrite(
+                    .configure(name: name, level: wanted.level, view: wanted.view), shared)
             }
             return context.registryWrites.withLock { _ in
                 let saver = RegistryOverlayFile.Saver(context)
-                guard let snapshot = context.registry.configure(name, level: wanted.level, view: wanted.view,
-                                                                persist: saver.save)
+                guard
+                    let snapshot = context.registry.configure(
+                        name, level: wanted.level, view: wanted.view,
+                        persist: saver.save)
                 else { return RequestError.notPersisted(saver.failure).response }
                 return config(snapshot, name, context)
             }
@@ -70,13 +80,16 @@ enum SchemaLifecycleEndpoint {
         } catch {
             return RequestError.invalidSchema(error.problems).response
         }
-        let (configured, configuredView) = current.effectiveConfig(of: name, defaults: context.registry.compatibilityDefaults)
+        let (configured, configuredView) = current.effectiveConfig(
+            of: name, defaults: context.registry.compatibilityDefaults)
         let level = request.query["level"].flatMap(CompatibilityLevel.init) ?? configured
         let view = request.query["view"].flatMap(CompatibilityView.init) ?? configuredView
         var report = CompatibilityReport()
         current.checkCompatibility(of: name, proposed: proposed, level: level, view: view, into: &report)
-        var out: [UInt8] = Array("{\"compatible\":\(report.isCompatible),\"level\":\"\(level.rawValue)\",\"against\":".utf8)
-        out += CompatibilityJSON.against(report, bundle: false) + Array(",\"differences\":".utf8)
+        var out: [UInt8] = Array(
+            "{\"compatible\":\(report.isCompatible),\"level\":\"\(level.rawValue)\",\"against\":".utf8)
+        out +=
+            CompatibilityJSON.against(report, bundle: false) + Array(",\"differences\":".utf8)
             + CompatibilityJSON.differences(report.differences, withModel: false) + [UInt8(ascii: "}")]
         return .json(.ok, out)
     }

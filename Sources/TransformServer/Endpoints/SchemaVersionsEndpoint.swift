@@ -9,10 +9,11 @@ enum SchemaVersionsEndpoint {
     static func version(_ request: RequestHandler.Request, model name: String, number text: String) -> HTTPResponse {
         let lifecycle = request.snapshot.lifecycles[name] ?? ModelLifecycle()
         guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(text),
-              let kept = lifecycle.version(number)
+            let kept = lifecycle.version(number)
         else { return RequestError.unknownVersion(model: name, version: text).response }
         if let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch),
-           SchemasEndpoint.noneMatchFails(ifNoneMatch, etag: kept.etag) {
+            SchemasEndpoint.noneMatchFails(ifNoneMatch, etag: kept.etag)
+        {
             return RequestError.notModified(etag: kept.etag).response
         }
         return SchemasEndpoint.read(kept.document, etag: kept.etag)
@@ -25,7 +26,8 @@ enum SchemaVersionsEndpoint {
         var body: [UInt8] = Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"versions\":[".utf8)
         for (i, version) in lifecycle.versions.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
-            body += Array("{\"version\":\(version.version),\"etag\":".utf8) + ErrorResponse.jsonString(version.etag)
+            body +=
+                Array("{\"version\":\(version.version),\"etag\":".utf8) + ErrorResponse.jsonString(version.etag)
                 + Array(",\"createdAt\":".utf8) + ErrorResponse.jsonString(version.createdAt) + [UInt8(ascii: "}")]
         }
         body += Array("]}".utf8)

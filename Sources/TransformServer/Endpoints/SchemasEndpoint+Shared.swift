@@ -7,8 +7,10 @@ import MapperCore
 /// `413 body_too_large` when etcd refuses a transaction for its size.
 extension SchemasEndpoint {
     /// `more`: members added to a written model's entry of a bundle's answer, by model name (the import's).
-    static func sharedWrite(_ write: SharedRegistry.Write, _ shared: SharedRegistry,
-                            more: [String: [UInt8]] = [:]) -> HTTPResponse {
+    static func sharedWrite(
+        _ write: SharedRegistry.Write, _ shared: SharedRegistry,
+        more: [String: [UInt8]] = [:]
+    ) -> HTTPResponse {
         switch shared.write(write) {
         case .written(let written):
             if case .put = write, let (name, entry, created) = written.first {
@@ -35,7 +37,8 @@ extension SchemasEndpoint {
         case .stillUsed(let name, let error):
             let users = error.problems.map { "\($0.file) \($0.path)" }.joined(separator: ", ")
             return RequestError.conflict(
-                "\(name) is still used (\(users)); delete it together with the models that use it in one bundle.").response
+                "\(name) is still used (\(users)); delete it together with the models that use it in one bundle."
+            ).response
         case .preconditionFailed(let message):
             return RequestError.preconditionFailed(message).response
         case .unknownModel(let name):

@@ -4,7 +4,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The schema registry routes (docs/api.md, "The schema registry"): list, read, register, replace, delete, bundle, JSON
@@ -16,8 +16,9 @@ enum SchemasEndpoint {
         guard isWrite(request.route, method: request.head.method) else { return nil }
         guard let token = context.configuration.adminToken, !token.isEmpty else { return .forbidden }
         // RFC 9110 §11.1: the scheme name is case-insensitive.
-        guard let header = request.header(HTTPHeader.Request.authorization), header.count > 7, header.prefix(7).lowercased() == "bearer ",
-              constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
+        guard let header = request.header(HTTPHeader.Request.authorization), header.count > 7,
+            header.prefix(7).lowercased() == "bearer ",
+            constantTimeEqual(Array(header.dropFirst(7).utf8), Array(token.utf8))
         else { return .unauthorized }
         return nil
     }
@@ -55,11 +56,13 @@ enum SchemasEndpoint {
             if !matches { return .preconditionFailed("If-Match does not match the current version of \(name).") }
         }
         guard let ifNoneMatch = request.header(HTTPHeader.Request.ifNoneMatch), let entry = current,
-              noneMatchFails(ifNoneMatch, etag: entry.etag) else { return nil }
+            noneMatchFails(ifNoneMatch, etag: entry.etag)
+        else { return nil }
         if isWrite {
-            return .preconditionFailed(entityTags(ifNoneMatch).contains("*")
-                ? "\(name) already exists (If-None-Match: * asks to write only a model that does not)."
-                : "If-None-Match names the current version of \(name).")
+            return .preconditionFailed(
+                entityTags(ifNoneMatch).contains("*")
+                    ? "\(name) already exists (If-None-Match: * asks to write only a model that does not)."
+                    : "If-None-Match names the current version of \(name).")
         }
         return .notModified(etag: entry.etag)
     }
@@ -96,7 +99,8 @@ enum SchemasEndpoint {
             for (i, name) in snapshot.modelNames.enumerated() {
                 let entry = snapshot.entries[name]!
                 if i > 0 { body.append(UInt8(ascii: ",")) }
-                body += Array("{\"name\":".utf8) + ErrorResponse.jsonString(name)
+                body +=
+                    Array("{\"name\":".utf8) + ErrorResponse.jsonString(name)
                     + Array(",\"version\":\(entry.version),\"etag\":".utf8) + ErrorResponse.jsonString(entry.etag)
                     + Array(",\"source\":\"\(entry.source.rawValue)\"}".utf8)
             }
@@ -126,7 +130,9 @@ enum SchemasEndpoint {
         case .delete: return delete(request, name: model, context: context)
         default:
             // `route` answered 404 for a model the registry lacks.
-            guard let entry = context.registry.current.entries[model] else { return RequestError.unknownModel(model).response }
+            guard let entry = context.registry.current.entries[model] else {
+                return RequestError.unknownModel(model).response
+            }
             return read(entry.document, etag: entry.etag)
         }
     }
@@ -138,16 +144,18 @@ enum SchemasEndpoint {
         case .success(let bytes): body = Array(bytes)
         }
         if let shared = context.shared {
-            return sharedWrite(.put(name: name, body: body, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)),
-                               shared)
+            return sharedWrite(
+                .put(name: name, body: body, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)),
+                shared)
         }
         return context.registryWrites.withLock { _ in
             let existed = context.registry.current.contains(name)
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
                 let file = SchemaFile(name: "(request)", bytes: body, source: .registry, impliedName: name)
-                let saved = try context.registry.apply(upserts: [file], deletes: [], checkingCompatibility: true,
-                                                       persist: saver.save)
+                let saved = try context.registry.apply(
+                    upserts: [file], deletes: [], checkingCompatibility: true,
+                    persist: saver.save)
                 guard let snapshot = saved else { return RequestError.notPersisted(saver.failure).response }
                 let entry = snapshot.entries[name]!
                 var response = HTTPResponse.json(existed ? .ok : .created, writtenJSON(name, entry, created: !existed))
@@ -187,7 +195,8 @@ enum SchemasEndpoint {
         for entry in translated.unsupported {
             let model = translated.models.contains(entry.model) ? entry.model : translated.models[0]
             var list = lists[model].map { $0 + [UInt8(ascii: ",")] } ?? []
-            list += Array("{\"path\":".utf8) + ErrorResponse.jsonString(entry.pointer)
+            list +=
+                Array("{\"path\":".utf8) + ErrorResponse.jsonString(entry.pointer)
                 + Array(",\"message\":".utf8) + ErrorResponse.jsonString(entry.message) + [UInt8(ascii: "}")]
             lists[model] = list
         }
@@ -199,8 +208,10 @@ enum SchemasEndpoint {
     }
 
     /// `more`: members added to a written model's entry, by model name.
-    private static func writeBundle(_ request: RequestHandler.Request, context: ServerContext,
-                                    body given: [UInt8]? = nil, more: [String: [UInt8]] = [:]) -> HTTPResponse {
+    private static func writeBundle(
+        _ request: RequestHandler.Request, context: ServerContext,
+        body given: [UInt8]? = nil, more: [String: [UInt8]] = [:]
+    ) -> HTTPResponse {
         let body: [UInt8]
         if let given {
             body = given
@@ -215,8 +226,9 @@ enum SchemasEndpoint {
             let before = context.registry.current
             let saver = RegistryOverlayFile.Saver(context)
             do throws(SchemaSetError) {
-                let (saved, written) = try context.registry.applyBundle(body, checkingCompatibility: true,
-                                                                        persist: saver.save)
+                let (saved, written) = try context.registry.applyBundle(
+                    body, checkingCompatibility: true,
+                    persist: saver.save)
                 guard let snapshot = saved else { return RequestError.notPersisted(saver.failure).response }
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (i, name) in written.enumerated() {
@@ -234,9 +246,11 @@ enum SchemasEndpoint {
         }
     }
 
-    private static func delete(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse {
+    private static func delete(_ request: RequestHandler.Request, name: String, context: ServerContext) -> HTTPResponse
+    {
         if let shared = context.shared {
-            return sharedWrite(.delete(name: name, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)), shared)
+            return sharedWrite(
+                .delete(name: name, ifMatch: request.header(HTTPHeader.Request.ifMatch).map(entityTags)), shared)
         }
         return context.registryWrites.withLock { _ in
             let saver = RegistryOverlayFile.Saver(context)
@@ -251,14 +265,16 @@ enum SchemasEndpoint {
                 let places = error.problems.filter { $0.file != "(request)" }.map { "\($0.file) \($0.path)" }
                 let location = places.isEmpty ? "" : " (\(places.joined(separator: ", ")))"
                 return RequestError.conflict(
-                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle.").response
+                    "\(name) is still used by \(named)\(location); delete it together with them in one bundle."
+                ).response
             }
         }
     }
 
     /// `{"name", "version", "etag", "created"}`, then `more` (members, each with its leading comma).
     static func writtenJSON(_ name: String, _ entry: ModelEntry, created: Bool, more: [UInt8]? = nil) -> [UInt8] {
-        Array("{\"name\":".utf8) + ErrorResponse.jsonString(name) + Array(",\"version\":\(entry.version),\"etag\":".utf8)
+        Array("{\"name\":".utf8) + ErrorResponse.jsonString(name)
+            + Array(",\"version\":\(entry.version),\"etag\":".utf8)
             + ErrorResponse.jsonString(entry.etag) + Array(",\"created\":\(created)".utf8) + (more ?? [])
             + [UInt8(ascii: "}")]
     }

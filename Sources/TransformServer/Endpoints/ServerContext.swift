@@ -25,8 +25,10 @@ final class ServerContext: Sendable {
     /// `configuration.resolvedBatchWorkers`, read once.
     private let batchWorkers: Int
 
-    init(configuration: ServerConfiguration, registry: SchemaRegistry, metrics: MetricsRegistry,
-         overlayDirectory: String?, shared: SharedRegistry? = nil) {
+    init(
+        configuration: ServerConfiguration, registry: SchemaRegistry, metrics: MetricsRegistry,
+        overlayDirectory: String?, shared: SharedRegistry? = nil
+    ) {
         self.configuration = configuration
         self.shared = shared
         batchWorkers = configuration.resolvedBatchWorkers
@@ -39,8 +41,9 @@ final class ServerContext: Sendable {
     func setFileModelNames(_ names: Set<String>) { fileModels.withLock { $0 = names } }
     /// The file models of a freshly loaded `snapshot`, with the names the overlay hides.
     func setFileModelNames(of snapshot: RegistrySnapshot, overlay: RegistryOverlay?) {
-        setFileModelNames(Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
-            .union(overlay?.deleted ?? []))
+        setFileModelNames(
+            Set(snapshot.entries.filter { $0.value.source != .registry }.map(\.key))
+                .union(overlay?.deleted ?? []))
     }
 
     /// The registry writes of the current snapshot as an overlay: every registry-written model, and a deletion
@@ -49,8 +52,9 @@ final class ServerContext: Sendable {
         let snapshot = registry.current
         let models = snapshot.modelNames.compactMap { name -> SchemaFile? in
             guard let entry = snapshot.entries[name], entry.source == .registry else { return nil }
-            return SchemaFile(name: RegistryOverlayFile.name, bytes: entry.document, source: .registry,
-                              version: entry.version)
+            return SchemaFile(
+                name: RegistryOverlayFile.name, bytes: entry.document, source: .registry,
+                version: entry.version)
         }
         return RegistryOverlay(models: models, deleted: fileModelNames.filter { !snapshot.contains($0) }.sorted())
     }

@@ -58,9 +58,9 @@ enum AcceptEncoding {
             weight = parsed
         }
         let coding: Coding =
-            if name.count == 1 && name.first == asterisk { .any }
-            else if equalsIgnoringCase(name, "gzip") || equalsIgnoringCase(name, "x-gzip") { .gzip }
-            else { .other }
+            if name.count == 1 && name.first == asterisk {
+                .any
+            } else if equalsIgnoringCase(name, "gzip") || equalsIgnoringCase(name, "x-gzip") { .gzip } else { .other }
         return (coding, weight)
     }
 

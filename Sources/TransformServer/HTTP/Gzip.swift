@@ -131,11 +131,12 @@ extension Gzip {
         func encode(
             _ input: UnsafeRawBufferPointer, flush: Flush, appendingAtMost room: Int, to output: inout [UInt8]
         ) -> Step {
-            let mode: Int32 = switch flush {
-            case .none: Z_NO_FLUSH
-            case .sync: Z_SYNC_FLUSH
-            case .finish: Z_FINISH
-            }
+            let mode: Int32 =
+                switch flush {
+                case .none: Z_NO_FLUSH
+                case .sync: Z_SYNC_FLUSH
+                case .finish: Z_FINISH
+                }
             let (consumed, produced, code) = call(input, room: room, output: &output) { CZlib.deflate($0, mode) }
             switch code {
             case Z_OK, Z_BUF_ERROR:

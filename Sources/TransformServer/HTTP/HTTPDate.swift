@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `Date` header value (RFC 9110 §5.6.7 IMF-fixdate), rendered at most once per second per thread.
@@ -15,7 +15,8 @@ enum HTTPDate {
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
@@ -47,7 +48,9 @@ final class ThreadCache {
     }()
 
     static var current: ThreadCache {
-        if let existing = pthread_getspecific(key) { return Unmanaged<ThreadCache>.fromOpaque(existing).takeUnretainedValue() }
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<ThreadCache>.fromOpaque(existing).takeUnretainedValue()
+        }
         let cache = ThreadCache()
         pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque())
         return cache

@@ -27,8 +27,10 @@ final class HTTPRequestHead: Sendable {
     /// Bytes the head occupied in the buffer; the body or the next request starts here.
     let headLength: Int
 
-    init(method: HTTPMethod, target: String, versionMinor: Int, headers: [(name: String, value: String)],
-         contentLength: UInt64?, chunked: Bool, expectContinue: Bool, keepAlive: Bool, headLength: Int) {
+    init(
+        method: HTTPMethod, target: String, versionMinor: Int, headers: [(name: String, value: String)],
+        contentLength: UInt64?, chunked: Bool, expectContinue: Bool, keepAlive: Bool, headLength: Int
+    ) {
         self.method = method
         self.target = target
         self.versionMinor = versionMinor

@@ -100,8 +100,12 @@ struct HTTPRequestParser {
                 }
                 return field.name_len
             }
-            headers.append((name: name, value: Self.wellKnownValue(at: field.value_off, field.value_len, in: buffer)
-                ?? text(field.value_off, field.value_len)))
+            headers.append(
+                (
+                    name: name,
+                    value: Self.wellKnownValue(at: field.value_off, field.value_len, in: buffer)
+                        ?? text(field.value_off, field.value_len)
+                ))
         }
         let close = request.connection_close != 0
         // RFC 9112 §9.3 — HTTP/1.1 persists unless "close"; HTTP/1.0 persists only with "keep-alive".

@@ -23,15 +23,18 @@ enum HTTPResponseWriter {
     {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        head(response, framing: .contentLength(response.body.count), closing: closing, http10KeepAlive: http10KeepAlive,
-             into: &out)
+        head(
+            response, framing: .contentLength(response.body.count), closing: closing, http10KeepAlive: http10KeepAlive,
+            into: &out)
         let hasBody = !isHead && response.status != .noContent && response.status != .notModified
         return (out, hasBody ? response.body : [])
     }
 
     /// The head of a response.
-    static func head(_ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
-                     into out: inout [UInt8]) {
+    static func head(
+        _ response: HTTPResponse, framing: Framing, closing: Bool, http10KeepAlive: Bool,
+        into out: inout [UInt8]
+    ) {
         out.append("HTTP/1.1 ")
         out.append(decimal: response.status.code)
         out.append(UInt8(ascii: " "))

@@ -7,7 +7,9 @@ import MapperCore
 extension String {
     /// Whether the string's bytes are exactly `literal`'s.
     func hasBytes(of literal: StaticString) -> Bool {
-        withUTF8Bytes { $0.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)) }
+        withUTF8Bytes {
+            $0.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
     }
 
     /// Equality that ignores the case of ASCII letters only (field names, RFC 9110 §5.1).

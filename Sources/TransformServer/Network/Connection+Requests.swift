@@ -108,8 +108,9 @@ extension Connection {
     /// request"), nothing written, the connection closed.
     private func abandon(head: HTTPRequestHead, route: Route) {
         guard !closed else { return }
-        server.requestCompleted(head: head, route: route, status: .clientClosedRequest, bytes: 0, requestId: requestId,
-                                started: requestStart)
+        server.requestCompleted(
+            head: head, route: route, status: .clientClosedRequest, bytes: 0, requestId: requestId,
+            started: requestStart)
         close()
     }
 
@@ -130,8 +131,9 @@ extension Connection {
     func send(_ response: consuming HTTPResponse, head: HTTPRequestHead?, route: Route?, close: Bool) {
         let rendered = server.render(response, head: head, requestId: requestId, close: close)
         enqueue(rendered.head, rendered.body)
-        completeAfterFlush(head: head, route: route, status: rendered.status,
-                           bytes: rendered.head.count + rendered.body.count, closing: rendered.closing)
+        completeAfterFlush(
+            head: head, route: route, status: rendered.status,
+            bytes: rendered.head.count + rendered.body.count, closing: rendered.closing)
         flush()
     }
 
@@ -149,15 +151,17 @@ extension Connection {
 
     /// Arranges for `completed` to run once the pending output is written.
     func completeAfterFlush(head: HTTPRequestHead?, route: Route?, status: HTTPStatus, bytes: Int, closing: Bool) {
-        afterFlush = Completion(head: head, route: route, status: status, bytes: bytes, requestId: requestId,
-                                started: requestStart, closing: closing)
+        afterFlush = Completion(
+            head: head, route: route, status: status, bytes: bytes, requestId: requestId,
+            started: requestStart, closing: closing)
     }
 
     /// Once the answer is written: logs and counts the request, forgets its id and route (a next answer given
     /// from its head alone, such as 411, must not inherit them), then follows up.
     func completed(_ answer: Completion) {
-        server.requestCompleted(head: answer.head, route: answer.route, status: answer.status, bytes: answer.bytes,
-                                requestId: answer.requestId, started: answer.started)
+        server.requestCompleted(
+            head: answer.head, route: answer.route, status: answer.status, bytes: answer.bytes,
+            requestId: answer.requestId, started: answer.started)
         releaseReservedBody()
         requestId = ""
         routed = nil

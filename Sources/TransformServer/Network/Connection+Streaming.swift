@@ -10,8 +10,9 @@ extension Connection {
         response.headers.append((HTTPHeader.xRequestId, requestId))
         var bytes: [UInt8] = []
         let http10 = head.versionMinor == 0
-        HTTPResponseWriter.head(response, framing: http10 ? .closeDelimited : .chunked, closing: http10,
-                                http10KeepAlive: false, into: &bytes)
+        HTTPResponseWriter.head(
+            response, framing: http10 ? .closeDelimited : .chunked, closing: http10,
+            http10KeepAlive: false, into: &bytes)
         enqueue(bytes)
     }
 

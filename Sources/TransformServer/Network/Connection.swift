@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One client connection, confined to its event loop's queue: reads bytes, feeds the state machine, carries out
@@ -173,7 +173,6 @@ final class Connection {
         writing = true
         updateWatch()
     }
-
 
     /// Closes after a last response the way nginx does: shut the sending side (the client reads every byte
     /// written, then the end), then read and discard whatever the client still sends — pipelined requests, the

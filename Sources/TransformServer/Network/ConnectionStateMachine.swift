@@ -255,7 +255,8 @@ struct ConnectionStateMachine {
                 // docs/operations.md: a request that starts at or after the connection's maximum age is answered
                 // with `Connection: close`, so the client reconnects (and a load balancer can place it elsewhere).
                 if limits.maxConnectionAge > 0,
-                   started >= MonotonicClock.deadline(openedAt, after: limits.maxConnectionAge) {
+                    started >= MonotonicClock.deadline(openedAt, after: limits.maxConnectionAge)
+                {
                     agedOut = true
                 }
                 if head.contentLength == nil, !head.chunked, head.method == .post || head.method == .put {

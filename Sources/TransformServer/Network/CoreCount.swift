@@ -4,7 +4,7 @@ import CSocket
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How many cores the server may use, which sizes its event loops and worker pool: the CPUs of its affinity mask
@@ -21,7 +21,8 @@ enum CoreCount {
         let affinity = Int(csocket_affinity_cpu_count())
         var cores = affinity > 0 ? min(affinity, online) : online
         if let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8),
-           let quota = quotaCores(cpuMax: text) {
+            let quota = quotaCores(cpuMax: text)
+        {
             cores = min(cores, quota)
         }
         return max(1, cores)

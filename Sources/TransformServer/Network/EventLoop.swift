@@ -4,7 +4,7 @@ import CSocket
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One serial queue with the connections confined to it, one timer for all their deadlines, and one read buffer
@@ -132,13 +132,13 @@ final class EventLoop: @unchecked Sendable {
     private func checkDeadlines() {
         let now = MonotonicClock.now()
         #if DEBUG
-        // The table may name a deadline earlier than a connection's own (a tick then finds nothing to do), never
-        // a later one: that would be an event that changed the connection without `reschedule` after it.
-        for slot in slots {
-            if let connection = slot.connection {
-                assert(slot.deadline <= connection.deadline, "a connection changed without reschedule")
+            // The table may name a deadline earlier than a connection's own (a tick then finds nothing to do), never
+            // a later one: that would be an event that changed the connection without `reschedule` after it.
+            for slot in slots {
+                if let connection = slot.connection {
+                    assert(slot.deadline <= connection.deadline, "a connection changed without reschedule")
+                }
             }
-        }
         #endif
         for index in slots.indices where slots[index].deadline <= now {
             guard let connection = slots[index].connection else { continue }
@@ -164,14 +164,17 @@ final class EventLoop: @unchecked Sendable {
     /// Hands every ready connection its readiness, in bounded rounds (the source fires again if more are ready).
     private func pollReady() {
         for _ in 0..<8 {
-            let count = Int(csocket_epoll_ready(epoll, readyDescriptors.baseAddress, readyFlags.baseAddress,
-                                                Int32(Self.readyCapacity)))
+            let count = Int(
+                csocket_epoll_ready(
+                    epoll, readyDescriptors.baseAddress, readyFlags.baseAddress,
+                    Int32(Self.readyCapacity)))
             guard count > 0 else { return }
             for i in 0..<count {
                 let index = Int(readyDescriptors[i])
                 guard index < slots.count, let connection = slots[index].connection else { continue }
-                connection.ready(readable: readyFlags[i] & UInt32(CSOCKET_READABLE) != 0,
-                                 writable: readyFlags[i] & UInt32(CSOCKET_WRITABLE) != 0)
+                connection.ready(
+                    readable: readyFlags[i] & UInt32(CSOCKET_READABLE) != 0,
+                    writable: readyFlags[i] & UInt32(CSOCKET_WRITABLE) != 0)
                 reschedule(connection)
             }
             if count < Self.readyCapacity { return }

@@ -5,7 +5,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The listening socket: accepts on its own queue and hands each connection to an event loop round-robin.
@@ -37,18 +37,31 @@ final class Listener: @unchecked Sendable {
         if isV6 {
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 else { throw SocketError(operation: "parse host \(host)", errno: EINVAL) }
+            guard inet_pton(AF_INET6, address, &v6.sin6_addr) == 1 else {
+                throw SocketError(operation: "parse host \(host)", errno: EINVAL)
+            }
         } else {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, address, &v4.sin_addr) == 1 else { throw SocketError(operation: "parse host \(host)", errno: EINVAL) }
+            guard inet_pton(AF_INET, address, &v4.sin_addr) == 1 else {
+                throw SocketError(operation: "parse host \(host)", errno: EINVAL)
+            }
         }
         let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(csocket_stream_type()), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", errno: errno) }
         Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR)
-        let bound = isV6
-            ? withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
-            : withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound =
+            isV6
+            ? withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+            : withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
         guard bound == 0 else {
             let error = errno
             Syscall.close(fd)
@@ -61,10 +74,13 @@ final class Listener: @unchecked Sendable {
         }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         let boundPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
-            isV6 ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
-                 : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+            isV6
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
         }
         self.fd = fd
         self.port = Int(UInt16(bigEndian: boundPort))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic nanoseconds (`CLOCK_MONOTONIC`), as plain `UInt64`s: the connection state machine's deadlines, and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a connection still has to write: arrays queued as they are, written together with one gathering send. A
@@ -35,7 +35,8 @@ struct OutboundQueue {
     ) throws(SocketError) -> Int? {
         let used = min(chunks.count - first, Self.maxVectors)
         let sent = try withUnsafeTemporaryAllocation(of: iovec.self, capacity: used) { vectors in
-            gather(first, into: vectors, filled: 0) { vectors in Result { () throws(SocketError) in try send(vectors) } }
+            gather(first, into: vectors, filled: 0) { vectors in Result { () throws(SocketError) in try send(vectors) }
+            }
         }.get()
         if let sent { consume(sent) }
         return sent
@@ -50,8 +51,9 @@ struct OutboundQueue {
         guard filled < vectors.count else { return send(vectors) }
         let skip = index == first ? offset : 0
         return chunks[index].withUnsafeBytes { bytes in
-            vectors[filled] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),
-                                    iov_len: bytes.count - skip)
+            vectors[filled] = iovec(
+                iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),
+                iov_len: bytes.count - skip)
             return gather(index + 1, into: vectors, filled: filled + 1, send)
         }
     }

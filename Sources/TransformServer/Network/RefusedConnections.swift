@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Connections beyond `maxConnections`. Each gets its `503`, then the lingering close every closing connection

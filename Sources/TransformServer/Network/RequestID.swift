@@ -7,7 +7,8 @@ import Synchronization
 enum RequestID {
     static func choose(_ given: String?) -> String {
         if let given, (1...128).contains(given.utf8.count),
-           given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        {
             return given
         }
         return fresh()

@@ -3,30 +3,38 @@
 import MapperCore
 
 extension Server {
-    func requestCompleted(head: HTTPRequestHead?, route: Route?, status: HTTPStatus, bytes: Int, requestId: String,
-                          started: UInt64) {
+    func requestCompleted(
+        head: HTTPRequestHead?, route: Route?, status: HTTPStatus, bytes: Int, requestId: String,
+        started: UInt64
+    ) {
         let seconds = Double(MonotonicClock.now() &- started) / 1e9
         let method = head?.method.name ?? "-"
         // Requests answered before their handler ran (a failed check, a stream) still count under their route.
-        let route = route ?? head.flatMap { head in
-            Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
-                .map { Router.resolve($0, method: head.method) }
-        }
-        context.metrics.recordRequest(route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
-                                      status: status.code, seconds: seconds)
+        let route =
+            route
+            ?? head.flatMap { head in
+                Router.percentDecode(Router.split(target: head.target).path).flatMap(Router.match)
+                    .map { Router.resolve($0, method: head.method) }
+            }
+        context.metrics.recordRequest(
+            route: route?.template ?? MetricsRegistry.unmatchedRoute, method: method,
+            status: status.code, seconds: seconds)
         guard let accessLog else { return }
         accessLog.record { buffer in
-            Self.writeAccessLogLine(requestId: requestId, method: method, target: head?.target ?? "",
-                                    route: route?.template ?? "", status: status.code, bytes: bytes,
-                                    microseconds: Int((seconds * 1e6).rounded()), into: &buffer)
+            Self.writeAccessLogLine(
+                requestId: requestId, method: method, target: head?.target ?? "",
+                route: route?.template ?? "", status: status.code, bytes: bytes,
+                microseconds: Int((seconds * 1e6).rounded()), into: &buffer)
         }
     }
 
     /// Appends `{"requestId":…,"method":…,"target":…,"route":…,"status":…,"bytes":…,"durationMs":…}` and a newline
     /// to `line` (the access log's buffer: no line of its own is allocated); the duration in milliseconds with up to
     /// three decimals (microsecond resolution, no trailing zeros).
-    static func writeAccessLogLine(requestId: String, method: String, target: String, route: String, status: Int,
-                                   bytes: Int, microseconds: Int, into line: inout [UInt8]) {
+    static func writeAccessLogLine(
+        requestId: String, method: String, target: String, route: String, status: Int,
+        bytes: Int, microseconds: Int, into line: inout [UInt8]
+    ) {
         func field(_ name: StaticString, _ value: String) {
             line.append(name)
             line.appendJSONString(value)

@@ -7,11 +7,13 @@ extension Server {
     /// Stops accepting, lets in-flight requests finish, closes idle connections, and calls `done` with the number
     /// of connections still open when the grace period ran out.
     func drain(grace: DispatchTimeInterval, done: @escaping @Sendable (Int) -> Void) {
-        guard state.withLock({ state in
-            guard state == .running else { return false }
-            state = .draining
-            return true
-        }) else { return }
+        guard
+            state.withLock({ state in
+                guard state == .running else { return false }
+                state = .draining
+                return true
+            })
+        else { return }
         Log.event(.state, ["state": State.draining.description])
         context.startDraining()
         listener?.stop()

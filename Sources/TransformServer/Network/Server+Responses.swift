@@ -11,7 +11,8 @@ extension Server {
         if isJSONBody || response.status == .notModified {
             response.headers.append((HTTPHeader.vary, HTTPHeader.acceptEncoding))
         }
-        let gzip = isJSONBody && response.body.count >= context.configuration.gzipMinBytes
+        let gzip =
+            isJSONBody && response.body.count >= context.configuration.gzipMinBytes
             && (head?.acceptsGzip ?? false)
         if gzip {
             response.body = response.body.withUnsafeBytes { Gzip.deflate($0) }
@@ -20,8 +21,9 @@ extension Server {
         let isHead = head?.method == .head
         let closing = close || response.closesConnection || head == nil
         let http10KeepAlive = head?.versionMinor == 0 && !closing
-        let (head, body) = HTTPResponseWriter.serialize(response, isHead: isHead, closing: closing,
-                                                        http10KeepAlive: http10KeepAlive)
+        let (head, body) = HTTPResponseWriter.serialize(
+            response, isHead: isHead, closing: closing,
+            http10KeepAlive: http10KeepAlive)
         return (head, body, response.status, closing)
     }
 }

@@ -5,7 +5,7 @@ import MapperCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The running service: a listener, one event loop per core, a bounded worker pool, and the lifecycle
@@ -52,8 +52,9 @@ final class Server: @unchecked Sendable {
         storeWrites = context.shared == nil ? nil : DispatchQueue(label: "transform.registry-writes")
         let c = context.configuration
         var limits = ConnectionStateMachine.Limits()
-        limits.parser = HTTPRequestParser.Limits(maxRequestTargetBytes: c.maxRequestTargetBytes,
-                                                 maxHeaderBytes: c.maxHeaderBytes, maxHeaderFields: c.maxHeaderFields)
+        limits.parser = HTTPRequestParser.Limits(
+            maxRequestTargetBytes: c.maxRequestTargetBytes,
+            maxHeaderBytes: c.maxHeaderBytes, maxHeaderFields: c.maxHeaderFields)
         limits.headerTimeout = UInt64(c.headerTimeoutMs) * 1_000_000
         limits.bodyTimeout = UInt64(c.bodyTimeoutMs) * 1_000_000
         limits.keepAliveTimeout = UInt64(c.keepAliveTimeoutMs) * 1_000_000
@@ -76,8 +77,9 @@ final class Server: @unchecked Sendable {
         var current = bodiesInFlight.load(ordering: .relaxed)
         while true {
             guard bytes <= limit - current else { return false }
-            let (exchanged, original) = bodiesInFlight.compareExchange(expected: current, desired: current + bytes,
-                                                                       ordering: .relaxed)
+            let (exchanged, original) = bodiesInFlight.compareExchange(
+                expected: current, desired: current + bytes,
+                ordering: .relaxed)
             if exchanged { return true }
             current = original
         }
@@ -102,7 +104,8 @@ final class Server: @unchecked Sendable {
             active.subtract(1, ordering: .relaxed)
             var response = RequestError.unavailable("too many connections").response
             ErrorResponse.finalize(&response, requestId: RequestID.choose(nil))
-            let (head, body) = HTTPResponseWriter.serialize(response, isHead: false, closing: true, http10KeepAlive: false)
+            let (head, body) = HTTPResponseWriter.serialize(
+                response, isHead: false, closing: true, http10KeepAlive: false)
             refused.refuse(fd, answer: head + body) { [listener] in listener?.descriptorFreed() }
             return
         }
@@ -118,4 +121,3 @@ final class Server: @unchecked Sendable {
         listener?.descriptorFreed()
     }
 }
-

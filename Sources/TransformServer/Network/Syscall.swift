@@ -3,7 +3,7 @@
 import CSocket
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every socket system call goes through here: `EINTR` is retried, `EAGAIN`/`EWOULDBLOCK` become `nil`
@@ -27,8 +27,9 @@ enum Syscall {
 
     /// Sends without raising SIGPIPE; nil means would block.
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SocketError) -> Int? {
-        try retrying("send", { Glibc.send(fd, bytes.baseAddress, bytes.count, csocket_msg_nosignal()) },
-                     failed: { $0 < 0 })
+        try retrying(
+            "send", { Glibc.send(fd, bytes.baseAddress, bytes.count, csocket_msg_nosignal()) },
+            failed: { $0 < 0 })
     }
 
     /// Sends several buffers in one call (`sendmsg`, like `writev`) without raising SIGPIPE; nil means would block.

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One JSON line per request on standard output, buffered and flushed a few milliseconds after the first line

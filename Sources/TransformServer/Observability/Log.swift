@@ -3,7 +3,7 @@
 import MapperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Server events as one JSON line each on standard error (the access log has standard output to itself); their

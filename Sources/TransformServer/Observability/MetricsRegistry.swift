@@ -48,11 +48,17 @@ final class MetricsRegistry: Sendable {
     /// `"/convert/{model}"` (or `MetricsRegistry.unmatchedRoute`), never the raw path.
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         http.withLock { state in
-            state.requests[RequestKey(route: route, method: method, status: status), default: .init(
-                name: MetricName.httpRequests.rawValue,
-                labels: [("route", route), ("method", method), ("status", String(status))])].value += 1
-            state.durations[route, default: .init(
-                name: MetricName.httpRequestDuration.rawValue, labels: [("route", route)])].observe(seconds)
+            state.requests[
+                RequestKey(route: route, method: method, status: status),
+                default: .init(
+                    name: MetricName.httpRequests.rawValue,
+                    labels: [("route", route), ("method", method), ("status", String(status))])
+            ].value += 1
+            state.durations[
+                route,
+                default: .init(
+                    name: MetricName.httpRequestDuration.rawValue, labels: [("route", route)])
+            ].observe(seconds)
         }
     }
 
@@ -74,8 +80,11 @@ final class MetricsRegistry: Sendable {
     func recordConversion(model: String, outcome: String) {
         conversions.withLock { state in
             state.metaCacheHits += 1
-            state.conversions[ConversionKey(model: model, outcome: outcome), default: .init(
-                name: MetricName.conversions.rawValue, labels: [("model", model), ("outcome", outcome)])].value += 1
+            state.conversions[
+                ConversionKey(model: model, outcome: outcome),
+                default: .init(
+                    name: MetricName.conversions.rawValue, labels: [("model", model), ("outcome", outcome)])
+            ].value += 1
         }
     }
 
@@ -156,10 +165,12 @@ final class MetricsRegistry: Sendable {
             shared.metrics.withLock { $0 }.emit(synced: synced, revision: revision, into: &out)
         }
         out += Header.schemaReloads
-        PrometheusExposition.appendSample(Prefix.schemaReloadsOK, schemaReloadsAccepted.load(ordering: .relaxed),
-                                          into: &out)
-        PrometheusExposition.appendSample(Prefix.schemaReloadsRejected, schemaReloadsRejected.load(ordering: .relaxed),
-                                          into: &out)
+        PrometheusExposition.appendSample(
+            Prefix.schemaReloadsOK, schemaReloadsAccepted.load(ordering: .relaxed),
+            into: &out)
+        PrometheusExposition.appendSample(
+            Prefix.schemaReloadsRejected, schemaReloadsRejected.load(ordering: .relaxed),
+            into: &out)
         processMetrics()?.emit(into: &out)
     }
 

@@ -33,7 +33,7 @@ struct ProcessMetrics: Equatable, Sendable {
     /// Reads the current figures; `nil` when `/proc` cannot be read (not Linux, or no procfs mounted).
     static func sample() -> ProcessMetrics? {
         guard let bytes = readFile("/proc/self/stat", limit: 4096), let stat = parseStat(bytes),
-              let bootTime = bootTime, let openFileDescriptors = countOpenFileDescriptors()
+            let bootTime = bootTime, let openFileDescriptors = countOpenFileDescriptors()
         else { return nil }
         let ticks = Double(max(sysconf(Int32(_SC_CLK_TCK)), 1))
         let pageSize = max(sysconf(Int32(_SC_PAGESIZE)), 1)
@@ -72,7 +72,7 @@ extension ProcessMetrics {
         // fields[0] is field 3 (`state`), so field n is fields[n - 3].
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
         guard fields.count > 21, let user = parseInteger(fields[11]), let system = parseInteger(fields[12]),
-              let start = parseInteger(fields[19]), let resident = parseInteger(fields[21])
+            let start = parseInteger(fields[19]), let resident = parseInteger(fields[21])
         else { return nil }
         return Stat(userTicks: user, systemTicks: system, startTicks: start, residentPages: resident)
     }

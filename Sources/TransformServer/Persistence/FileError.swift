@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed step of a durable file write (the registry overlay's temporary file, rename and directory sync), with

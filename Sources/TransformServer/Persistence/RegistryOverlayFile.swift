@@ -4,7 +4,7 @@ import FoundationEssentials
 import MapperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads the registry overlay `.registry.json` of a schema directory (docs/api.md, "Persistence"):
@@ -54,7 +54,9 @@ enum RegistryOverlayFile {
         var lifecycles: [String: ModelLifecycle] = [:]
         for (name, lifecycle) in snapshot.lifecycles {
             if let entry = snapshot.entries[name], entry.source != .registry {
-                if lifecycle.config != CompatibilityConfig() { lifecycles[name] = ModelLifecycle(config: lifecycle.config) }
+                if lifecycle.config != CompatibilityConfig() {
+                    lifecycles[name] = ModelLifecycle(config: lifecycle.config)
+                }
             } else {
                 lifecycles[name] = lifecycle
             }

@@ -51,10 +51,14 @@ enum Router {
             let model = String(decoding: segments.second, as: UTF8.self)
             if third.equals("array") {
                 if first.equals("convert") { return conversion(.convert, .array, "/convert/{model}/array", model) }
-                if first.equals("normalize") { return conversion(.normalize, .array, "/normalize/{model}/array", model) }
+                if first.equals("normalize") {
+                    return conversion(.normalize, .array, "/normalize/{model}/array", model)
+                }
                 if first.equals("validate") { return conversion(.validate, .array, "/validate/{model}/array", model) }
             } else if third.equals("dictionary") {
-                if first.equals("convert") { return conversion(.convert, .dictionary, "/convert/{model}/dictionary", model) }
+                if first.equals("convert") {
+                    return conversion(.convert, .dictionary, "/convert/{model}/dictionary", model)
+                }
                 if first.equals("normalize") {
                     return conversion(.normalize, .dictionary, "/normalize/{model}/dictionary", model)
                 }
@@ -65,8 +69,9 @@ enum Router {
             } else if third.equals("config"), first.equals("schemas") {
                 return Route(kind: .config(model: model), template: "/schemas/{model}/config", methods: [.get, .put])
             } else if third.equals("compatibility"), first.equals("schemas") {
-                return Route(kind: .compatibility(model: model), template: "/schemas/{model}/compatibility",
-                             methods: .post)
+                return Route(
+                    kind: .compatibility(model: model), template: "/schemas/{model}/compatibility",
+                    methods: .post)
             } else if third.equals("replay"), first.equals("schemas") {
                 return Route(kind: .replay(model: model), template: "/schemas/{model}/replay", methods: .post)
             }
@@ -75,8 +80,9 @@ enum Router {
             guard segments.first.equals("schemas"), segments.third.equals("versions") else { return nil }
             let model = String(decoding: segments.second, as: UTF8.self)
             let number = String(decoding: segments.fourth, as: UTF8.self)
-            return Route(kind: .version(model: model, number: number), template: "/schemas/{model}/versions/{version}",
-                         methods: .get)
+            return Route(
+                kind: .version(model: model, number: number), template: "/schemas/{model}/versions/{version}",
+                methods: .get)
         default: return nil
         }
     }
@@ -86,7 +92,8 @@ enum Router {
     /// stays reachable; docs/lifecycle.md, Import). A `405` there allows both routes' methods.
     static func resolve(_ route: Route, method: HTTPMethod) -> Route {
         guard route.kind == .importSchema, method != .post else { return route }
-        return Route(kind: .schema(model: "import"), template: "/schemas/{model}", methods: [.get, .post, .put, .delete])
+        return Route(
+            kind: .schema(model: "import"), template: "/schemas/{model}", methods: [.get, .post, .put, .delete])
     }
 
     /// The first four `/`-separated segments of a path without its leading `/`; `hasMore` when there are more.
@@ -120,8 +127,10 @@ enum Router {
         }
     }
 
-    private static func conversion(_ operation: Route.Operation, _ batch: Route.Batch, _ template: String,
-                                   _ model: String) -> Route {
+    private static func conversion(
+        _ operation: Route.Operation, _ batch: Route.Batch, _ template: String,
+        _ model: String
+    ) -> Route {
         Route(kind: .conversion(operation, batch, model: model), template: template, methods: .post)
     }
 
@@ -137,7 +146,9 @@ enum Router {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)

@@ -43,7 +43,8 @@ struct ChunkedOutcome: Equatable, CustomStringConvertible {
             var dataLength = 0
             let step = piece.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
-                    chp_decode_chunked(&decoder, chars.baseAddress! + offset, chars.count - offset, &dataOffset, &dataLength)
+                    chp_decode_chunked(
+                        &decoder, chars.baseAddress! + offset, chars.count - offset, &dataOffset, &dataLength)
                 }
             }
             if step == CHP_ERROR {

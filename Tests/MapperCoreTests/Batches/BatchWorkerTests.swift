@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import MapperCore
 
 /// Batches converted on several threads (`ConversionOptions.batchWorkers`) answer exactly as on one: the same
@@ -54,15 +55,18 @@ import Testing
     }
 
     /// Everything a batch answer holds, as text.
-    static func answer(_ body: String, model: String = "U", dictionary: Bool, mode: ConversionOptions.Mode,
-                       output: ConversionOptions.Form, workers: Int) -> String {
+    static func answer(
+        _ body: String, model: String = "U", dictionary: Bool, mode: ConversionOptions.Mode,
+        output: ConversionOptions.Form, workers: Int
+    ) -> String {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
         options.batchWorkers = workers
         let result = Array(body.utf8).withUnsafeBytes { body in
             Result { () throws(MappingError) in
-                try dictionary ? snapshot.convertDictionary(body, model: model, options: options)
+                try dictionary
+                    ? snapshot.convertDictionary(body, model: model, options: options)
                     : snapshot.convertArray(body, model: model, options: options)
             }
         }
@@ -99,8 +103,9 @@ import Testing
             let body = Self.array(count)
             let one = Self.answer(body, dictionary: false, mode: mode, output: output, workers: 1)
             for workers in [2, 3, 8] {
-                #expect(Self.answer(body, dictionary: false, mode: mode, output: output, workers: workers) == one,
-                        "\(count) elements on \(workers) workers")
+                #expect(
+                    Self.answer(body, dictionary: false, mode: mode, output: output, workers: workers) == one,
+                    "\(count) elements on \(workers) workers")
             }
         }
     }
@@ -123,8 +128,10 @@ import Testing
             let one = Self.answer(body, model: "Item", dictionary: isDictionary, mode: mode, output: output, workers: 1)
             #expect(one.contains("Circle") || one.contains("\"r\""), "\(one.prefix(300))")
             for workers in [2, 4] {
-                #expect(Self.answer(body, model: "Item", dictionary: isDictionary, mode: mode, output: output,
-                                    workers: workers) == one)
+                #expect(
+                    Self.answer(
+                        body, model: "Item", dictionary: isDictionary, mode: mode, output: output,
+                        workers: workers) == one)
             }
         }
     }
@@ -134,20 +141,25 @@ import Testing
     @Test(arguments: [ConversionOptions.Mode.lax, .strict], [ConversionOptions.Form.model, .wire])
     func runsWithNothingKeptAnswerAsOnOneThread(mode: ConversionOptions.Mode, output: ConversionOptions.Form) {
         for dropped in [0..<64, 64..<128, 128..<192, 0..<128, 0..<192] {
-            let elements = (0..<192).map { dropped.contains($0) ? ($0 % 2 == 0 ? "3" : #"{"uid":"x"}"#) : #"{"uid":\#($0)}"# }
+            let elements = (0..<192).map {
+                dropped.contains($0) ? ($0 % 2 == 0 ? "3" : #"{"uid":"x"}"#) : #"{"uid":\#($0)}"#
+            }
             let array = "[" + elements.joined(separator: ",") + "]"
             let dictionary = "{" + elements.enumerated().map { #""k\#($0)":\#($1)"# }.joined(separator: ",") + "}"
             for (body, isDictionary) in [(array, false), (dictionary, true)] {
                 let one = Self.answer(body, dictionary: isDictionary, mode: mode, output: output, workers: 1)
                 for workers in [2, 3] {
-                    #expect(Self.answer(body, dictionary: isDictionary, mode: mode, output: output, workers: workers)
-                                == one, "dropped \(dropped), \(isDictionary ? "dictionary" : "array"), \(workers)")
+                    #expect(
+                        Self.answer(body, dictionary: isDictionary, mode: mode, output: output, workers: workers)
+                            == one, "dropped \(dropped), \(isDictionary ? "dictionary" : "array"), \(workers)")
                 }
             }
         }
         // And the answer is what it should be, not only the same: all dropped is an empty batch.
         let allDropped = "[" + Array(repeating: "3", count: 192).joined(separator: ",") + "]"
-        #expect(Self.answer(allDropped, dictionary: false, mode: .lax, output: .model, workers: 3).hasPrefix("200 192\n[]\n"))
+        #expect(
+            Self.answer(allDropped, dictionary: false, mode: .lax, output: .model, workers: 3).hasPrefix(
+                "200 192\n[]\n"))
     }
 
     @Test func aCleanBatchSplitAcrossWorkersIsOneValidArray() throws {

@@ -26,17 +26,23 @@ struct CodedPathTests {
     private func convert(_ model: String, _ input: String, keepsEntries: Bool) -> Converted? {
         var options = ConversionOptions()
         options.keepsEntries = keepsEntries
-        return try? Array(input.utf8).withUnsafeBytes { try Self.registry.get().convert($0, model: model, options: options) }
+        return try? Array(input.utf8).withUnsafeBytes {
+            try Self.registry.get().convert($0, model: model, options: options)
+        }
     }
 
     /// The first error renders every coded path before it: array indexes, an escaped key (`\u0070` is `p`), a key
     /// that needs `~1` and `~0`, a key path and a dictionary member.
     @Test func aFailureAfterCodedWarningsListsEveryPath() {
         let input = #"{"items":[{"n":"1"},{"n":"2"}],"\u0070":"3","a/b~c":"4","x":{"y":"5"},"d":{"k":"6"}}"#
-        #expect(Self.registry.produce("CP_Outer", input) == Produced(
-            status: 422, output: #"{"items":[{"n":1},{"n":2}],"p":3,"q":4,"r":5,"d":{"k":6}}"#,
-            entries: ["/items/0/n coerced", "/items/1/n coerced", "/p coerced", "/a~1b~0c coerced", "/x/y coerced",
-                      "/d/k coerced", "!/req missing_required"]))
+        #expect(
+            Self.registry.produce("CP_Outer", input)
+                == Produced(
+                    status: 422, output: #"{"items":[{"n":1},{"n":2}],"p":3,"q":4,"r":5,"d":{"k":6}}"#,
+                    entries: [
+                        "/items/0/n coerced", "/items/1/n coerced", "/p coerced", "/a~1b~0c coerced", "/x/y coerced",
+                        "/d/k coerced", "!/req missing_required",
+                    ]))
     }
 
     /// Paths into a rebuilt document are not coded: each of its members carries its input pointer (a reset
@@ -44,30 +50,37 @@ struct CodedPathTests {
     /// can reach while rebuilt members carry their pointers). `keep` is reported at its input key, not at `junk`,
     /// the input's key at the token index `keep` has in the rebuilt object.
     @Test func pathsInARebuiltObjectAreRenderedFromIt() {
-        #expect(Self.registry.produce("CP_Renamed", #"{"junk":1,"keep":"2","old":"1"}"#) == Produced(
-            status: 422, output: #"{"keep":2,"new":1}"#,
-            entries: ["/keep coerced", "/old coerced", "!/must missing_required"]))
+        #expect(
+            Self.registry.produce("CP_Renamed", #"{"junk":1,"keep":"2","old":"1"}"#)
+                == Produced(
+                    status: 422, output: #"{"keep":2,"new":1}"#,
+                    entries: ["/keep coerced", "/old coerced", "!/must missing_required"]))
     }
 
     /// Repeats are found among coded paths by path and message: the two `int32` reads of `v` are one entry, the
     /// `int64` read another.
     @Test func aValueReadTwiceIsOneEntryPerMessage() throws {
-        #expect(Self.registry.produce("CP_Twice", #"{"v":"7","req":"r"}"#) == Produced(
-            status: 200, output: #"{"a":7,"b":7,"c":7,"req":"r"}"#, entries: ["/v coerced", "/v coerced"]))
+        #expect(
+            Self.registry.produce("CP_Twice", #"{"v":"7","req":"r"}"#)
+                == Produced(
+                    status: 200, output: #"{"a":7,"b":7,"c":7,"req":"r"}"#, entries: ["/v coerced", "/v coerced"]))
         let lean = try #require(convert("CP_Twice", #"{"v":"7","req":"r"}"#, keepsEntries: false))
         #expect(lean.warnings == 2)
         #expect(lean.diagnosticCodes == [.coerced, .coerced])
-        #expect(Self.registry.produce("CP_Twice", #"{"v":"7"}"#).entries
-            == ["/v coerced", "/v coerced", "!/req missing_required"])
+        #expect(
+            Self.registry.produce("CP_Twice", #"{"v":"7"}"#).entries
+                == ["/v coerced", "/v coerced", "!/req missing_required"])
     }
 
     /// A warning whose path cannot be coded (here `duplicate_key`, given as a pointer) ends coding midway through
     /// a success; the count still matches the full report.
     @Test func aPointerEntryMidwayKeepsTheCountExact() throws {
         let input = #"{"items":[{"n":"1"}],"p":"3","p":"4","req":"r"}"#
-        #expect(Self.registry.produce("CP_Outer", input) == Produced(
-            status: 200, output: #"{"items":[{"n":1}],"p":4,"q":0,"r":0,"req":"r"}"#,
-            entries: ["/items/0/n coerced", "/p duplicate_key", "/p coerced"]))
+        #expect(
+            Self.registry.produce("CP_Outer", input)
+                == Produced(
+                    status: 200, output: #"{"items":[{"n":1}],"p":4,"q":0,"r":0,"req":"r"}"#,
+                    entries: ["/items/0/n coerced", "/p duplicate_key", "/p coerced"]))
         let lean = try #require(convert("CP_Outer", input, keepsEntries: false))
         #expect(lean.warnings == 3)
         #expect(lean.diagnostics.isEmpty)  // not kept, though rendered from the duplicate key on
@@ -127,14 +140,19 @@ struct CodedPathTests {
             options.hash = random.below(5) == 0
             var lean = options
             lean.keepsEntries = false
-            let kept = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) } }
-            let coded = Array(input.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: lean) } }
+            let kept = Array(input.utf8).withUnsafeBytes { body in
+                Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) }
+            }
+            let coded = Array(input.utf8).withUnsafeBytes { body in
+                Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: lean) }
+            }
             switch (kept, coded) {
             case (.success(let kept), .success(let coded)):
                 if coded.report?.hasCodedPaths == true { endedCoded += 1 }
-                #expect(coded.body == kept.body && coded.warnings == kept.warnings
-                            && coded.diagnosticCodes == kept.diagnosticCodes && coded.modelHash == kept.modelHash,
-                        "\(model) \(options) \(input)")
+                #expect(
+                    coded.body == kept.body && coded.warnings == kept.warnings
+                        && coded.diagnosticCodes == kept.diagnosticCodes && coded.modelHash == kept.modelHash,
+                    "\(model) \(options) \(input)")
             case (.failure(let kept), .failure(let coded)):
                 #expect(coded.body(requestId: nil) == kept.body(requestId: nil), "\(model) \(options) \(input)")
             default:
@@ -144,11 +162,15 @@ struct CodedPathTests {
         #expect(endedCoded > 100, "too few successes kept their paths coded to the end to test them")
     }
 
-    private static let randomKeys = ["i", "a", "b", "c", "x", "y", "leaf", "arr", "set", "dict", "dl", "al", "nested",
-                                     "any", ".e", "self", "poly", "wt", "u", "n", "s", "d", "m", "data", "kind", "old",
-                                     "extra", "lim", "dset", "zz", "a/b", "~"]
-    private static let randomScalars = ["1", #""1""#, #""2""#, "1.5", "-3", #""x""#, "true", "false", "null", #""yes""#,
-                                        "300000000000", #""sub""#, "0", #""7""#, "2.0", #"" 4 ""#, #""null""#]
+    private static let randomKeys = [
+        "i", "a", "b", "c", "x", "y", "leaf", "arr", "set", "dict", "dl", "al", "nested",
+        "any", ".e", "self", "poly", "wt", "u", "n", "s", "d", "m", "data", "kind", "old",
+        "extra", "lim", "dset", "zz", "a/b", "~",
+    ]
+    private static let randomScalars = [
+        "1", #""1""#, #""2""#, "1.5", "-3", #""x""#, "true", "false", "null", #""yes""#,
+        "300000000000", #""sub""#, "0", #""7""#, "2.0", #"" 4 ""#, #""null""#,
+    ]
 
     private static func randomObject(_ random: inout NumberFixture.Random, depth: Int) -> String {
         var members: [String] = []
@@ -165,7 +187,8 @@ struct CodedPathTests {
     private static func randomValue(_ random: inout NumberFixture.Random, depth: Int) -> String {
         if depth > 3 || random.below(9) < 5 { return randomScalars[random.below(randomScalars.count)] }
         if random.below(5) < 2 {
-            return "[" + (0..<random.below(5)).map { _ in randomValue(&random, depth: depth + 1) }.joined(separator: ",") + "]"
+            return "["
+                + (0..<random.below(5)).map { _ in randomValue(&random, depth: depth + 1) }.joined(separator: ",") + "]"
         }
         return randomObject(&random, depth: depth + 1)
     }

@@ -24,7 +24,7 @@ struct CommonValueShortcutTests {
           "textOr": {"type": "string", "default": "d"}, "linkOr": {"type": "url", "default": "http://d/"},
           "whenOr": {"type": "date", "default": "2015-09-04T00:12:21Z"}
         }}
-        """,
+        """
     ])
 
     /// Values chosen at the edges of each shortcut: escapes, non-canonical and out-of-range numbers, null,
@@ -53,8 +53,10 @@ struct CommonValueShortcutTests {
         #""1.0""#, #""1e2""#, #""-""#, #""١٢""#,
     ]
 
-    static let keys = ["text", "flag", "tiny", "small", "count", "big", "huge", "ratio", "link", "when", "day",
-                       "epoch", "short", "need", "n1", "n2", "child", "list", "textOr", "linkOr", "whenOr"]
+    static let keys = [
+        "text", "flag", "tiny", "small", "count", "big", "huge", "ratio", "link", "when", "day",
+        "epoch", "short", "need", "n1", "n2", "child", "list", "textOr", "linkOr", "whenOr",
+    ]
 
     @Test func everyValueConvertsTheSameBothWays() {
         for key in Self.keys {
@@ -86,8 +88,9 @@ struct CommonValueShortcutTests {
     }
 
     @Test func benchmarkWorkloadShapesConvertTheSameBothWays() {
-        expectSame(#"{"need":"n","text":"t","when":"2011-01-25T18:44:36Z","link":"https://api.github.com/users/x","#
-            + #""count":12,"flag":false,"child":{"need":"c","big":-5,"list":[1,"2",null]},"n2":"7"}"#)
+        expectSame(
+            #"{"need":"n","text":"t","when":"2011-01-25T18:44:36Z","link":"https://api.github.com/users/x","#
+                + #""count":12,"flag":false,"child":{"need":"c","big":-5,"list":[1,"2",null]},"n2":"7"}"#)
     }
 
     private func expectSame(_ input: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -98,26 +101,33 @@ struct CommonValueShortcutTests {
         for output in [ConversionOptions.Form.model, .wire] {
             for mode in [ConversionOptions.Mode.lax, .strict] {
                 for keepsEntries in [true, false] {
-                    let fast = convert(snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
-                                       shortcuts: true)
-                    let slow = convert(snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
-                                       shortcuts: false)
-                    #expect(fast == slow, "\(input) as \(output), \(mode), keepsEntries \(keepsEntries)",
-                            sourceLocation: sourceLocation)
+                    let fast = convert(
+                        snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
+                        shortcuts: true)
+                    let slow = convert(
+                        snapshot, input, output: output, mode: mode, keepsEntries: keepsEntries,
+                        shortcuts: false)
+                    #expect(
+                        fast == slow, "\(input) as \(output), \(mode), keepsEntries \(keepsEntries)",
+                        sourceLocation: sourceLocation)
                 }
             }
         }
     }
 
-    private func convert(_ snapshot: RegistrySnapshot, _ input: String, output: ConversionOptions.Form,
-                         mode: ConversionOptions.Mode, keepsEntries: Bool, shortcuts: Bool) -> String {
+    private func convert(
+        _ snapshot: RegistrySnapshot, _ input: String, output: ConversionOptions.Form,
+        mode: ConversionOptions.Mode, keepsEntries: Bool, shortcuts: Bool
+    ) -> String {
         var options = ConversionOptions()
         options.output = output
         options.mode = mode
         options.keepsEntries = keepsEntries  // off, as the server's: a success keeps the count and codes only
         options.commonValueShortcuts = shortcuts
         let bytes = Array(input.utf8)
-        switch bytes.withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.convert(body, model: "Everything", options: options) } }) {
+        switch bytes.withUnsafeBytes({ body in
+            Result { () throws(MappingError) in try snapshot.convert(body, model: "Everything", options: options) }
+        }) {
         case .success(let converted):
             return "200 \(String(decoding: converted.body, as: UTF8.self)) \(converted.warnings) "
                 + "\(converted.diagnosticCodes) \(converted.diagnostics)"

@@ -15,8 +15,10 @@ struct Produced: Equatable, CustomStringConvertible {
 
 extension RegistrySnapshot {
     /// Converts `input` as `model`; 400/404 failures give their error code as `output`.
-    func produce(_ model: String, _ input: String, mode: ConversionOptions.Mode = .lax,
-                 output: ConversionOptions.Form = .model, from: ConversionOptions.Form = .wire) -> Produced {
+    func produce(
+        _ model: String, _ input: String, mode: ConversionOptions.Mode = .lax,
+        output: ConversionOptions.Form = .model, from: ConversionOptions.Form = .wire
+    ) -> Produced {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
@@ -30,11 +32,13 @@ extension Produced {
     init(_ result: Result<Converted, MappingError>) {
         switch result {
         case .success(let converted):
-            self.init(status: 200, output: String(decoding: converted.body, as: UTF8.self),
-                      entries: Outcome.entries(converted.diagnostics))
+            self.init(
+                status: 200, output: String(decoding: converted.body, as: UTF8.self),
+                entries: Outcome.entries(converted.diagnostics))
         case .failure(.validationFailed(let report)):
-            self.init(status: 422, output: String(decoding: report.result, as: UTF8.self),
-                      entries: Outcome.entries(report.entries))
+            self.init(
+                status: 422, output: String(decoding: report.result, as: UTF8.self),
+                entries: Outcome.entries(report.entries))
         case .failure(let error):
             self.init(status: error.status, output: error.code, entries: [])
         }
@@ -57,8 +61,10 @@ enum ConversionFixture {
 
 extension Result where Success == RegistrySnapshot, Failure == SchemaSetError {
     /// `produce` on the snapshot; a rejected schema set gives status 0 and its problems, so the test fails showing them.
-    func produce(_ model: String, _ input: String, mode: ConversionOptions.Mode = .lax,
-                 output: ConversionOptions.Form = .model, from: ConversionOptions.Form = .wire) -> Produced {
+    func produce(
+        _ model: String, _ input: String, mode: ConversionOptions.Mode = .lax,
+        output: ConversionOptions.Form = .model, from: ConversionOptions.Form = .wire
+    ) -> Produced {
         switch self {
         case .success(let snapshot): snapshot.produce(model, input, mode: mode, output: output, from: from)
         case .failure(let error): Produced(status: 0, output: "\(error.problems)", entries: [])

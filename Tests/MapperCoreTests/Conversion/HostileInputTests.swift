@@ -38,7 +38,11 @@ struct HostileInputTests {
         options.maxDepth = maxDepth
         options.output = output
         let chosen = options
-        return onLargeStack { body.withUnsafeBytes { body in Result { () throws(MappingError) in try registry.current.convert(body, model: model, options: chosen) } } }
+        return onLargeStack {
+            body.withUnsafeBytes { body in
+                Result { () throws(MappingError) in try registry.current.convert(body, model: model, options: chosen) }
+            }
+        }
     }
 
     static func run(_ model: String, _ input: String) -> Outcome { onLargeStack { registry.current.run(model, input) } }
@@ -55,8 +59,10 @@ struct HostileInputTests {
     }
 
     /// The location of a JSON failure with `code`, or nil (with a recorded issue) for any other result.
-    static func location(_ result: Result<Converted, MappingError>, code: String,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> JSONErrorLocation? {
+    static func location(
+        _ result: Result<Converted, MappingError>, code: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> JSONErrorLocation? {
         switch result {
         case .failure(let error):
             #expect(error.code == code, sourceLocation: sourceLocation)
@@ -64,8 +70,9 @@ struct HostileInputTests {
             switch error {
             case .invalidJSON(let at), .nestingTooDeep(let at):
                 let body = String(decoding: error.body(requestId: nil), as: UTF8.self)
-                #expect(body.hasSuffix(#","offset":\#(at.offset),"line":\#(at.line),"column":\#(at.column)}}"#),
-                        "\(body)", sourceLocation: sourceLocation)
+                #expect(
+                    body.hasSuffix(#","offset":\#(at.offset),"line":\#(at.line),"column":\#(at.column)}}"#),
+                    "\(body)", sourceLocation: sourceLocation)
                 return at
             default: Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
             }
@@ -155,41 +162,55 @@ struct HostileInputTests {
     static let nines = String(repeating: "9", count: 10_000)
 
     static let numbers: [Number] = [
-        .init(name: "10,000-digit integer", text: digits, results: [
-            "number": (#"{"v":\#(digits)}"#, []), "string": (#"{"v":"\#(digits)"}"#, ["/v coerced"]),
-            "int64": (#"{"v":0}"#, ["/v out_of_range"]), "uint64": (#"{"v":0}"#, ["/v out_of_range"]),
-            "decimal": ("{}", ["/v out_of_range"]), "double": (#"{"v":0}"#, ["/v out_of_range"]),
-            "float": (#"{"v":0}"#, ["/v out_of_range"]), "bool": (#"{"v":true}"#, ["/v coerced"]),
-        ]),
-        .init(name: "one and 9,999 zeros", text: "1" + String(repeating: "0", count: 9_999), results: [
-            "int64": (#"{"v":0}"#, ["/v out_of_range"]), "decimal": (#"{"v":1e+9999}"#, []),
-            "double": (#"{"v":0}"#, ["/v out_of_range"]), "float": (#"{"v":0}"#, ["/v out_of_range"]),
-        ]),
-        .init(name: "one, a point and 10,000 digits", text: "1." + String(repeating: "0", count: 9_999) + "1", results: [
-            "number": (#"{"v":1.\#(String(repeating: "0", count: 9_999))1}"#, []),
-            "int64": (#"{"v":1}"#, ["/v fraction_truncated"]), "decimal": ("{}", ["/v out_of_range"]),
-            "double": (#"{"v":1}"#, ["/v precision_lost"]), "float": (#"{"v":1}"#, ["/v precision_lost"]),
-            "bool": (#"{"v":true}"#, ["/v coerced"]),
-        ]),
-        .init(name: "10,000-digit fraction below one", text: "0." + String(repeating: "0", count: 9_999) + "1", results: [
-            "int64": (#"{"v":0}"#, ["/v fraction_truncated"]), "decimal": (#"{"v":1e-10000}"#, []),
-            "double": (#"{"v":0}"#, ["/v precision_lost"]), "float": (#"{"v":0}"#, ["/v precision_lost"]),
-        ]),
-        .init(name: "10,000-digit exponent", text: "1e" + nines, results: [
-            "number": (#"{"v":1e\#(nines)}"#, []), "string": (#"{"v":"1e\#(nines)"}"#, ["/v coerced"]),
-            "int64": (#"{"v":0}"#, ["/v out_of_range"]), "uint64": (#"{"v":0}"#, ["/v out_of_range"]),
-            "decimal": (#"{"v":1e+\#(nines)}"#, []), "double": (#"{"v":0}"#, ["/v out_of_range"]),
-            "float": (#"{"v":0}"#, ["/v out_of_range"]), "bool": (#"{"v":true}"#, ["/v coerced"]),
-        ]),
-        .init(name: "10,000-digit negative exponent", text: "-1.5E-" + nines, results: [
-            "number": (#"{"v":-1.5E-\#(nines)}"#, []), "int64": (#"{"v":0}"#, ["/v fraction_truncated"]),
-            "decimal": (#"{"v":-1.5e-\#(nines)}"#, []), "double": (#"{"v":0}"#, ["/v precision_lost"]),
-            "float": (#"{"v":0}"#, ["/v precision_lost"]),
-        ]),
-        .init(name: "zero with a 10,000-digit exponent", text: "0e" + nines, results: [
-            "int64": (#"{"v":0}"#, []), "decimal": (#"{"v":0}"#, []), "double": (#"{"v":0}"#, []),
-            "bool": (#"{"v":false}"#, []),
-        ]),
+        .init(
+            name: "10,000-digit integer", text: digits,
+            results: [
+                "number": (#"{"v":\#(digits)}"#, []), "string": (#"{"v":"\#(digits)"}"#, ["/v coerced"]),
+                "int64": (#"{"v":0}"#, ["/v out_of_range"]), "uint64": (#"{"v":0}"#, ["/v out_of_range"]),
+                "decimal": ("{}", ["/v out_of_range"]), "double": (#"{"v":0}"#, ["/v out_of_range"]),
+                "float": (#"{"v":0}"#, ["/v out_of_range"]), "bool": (#"{"v":true}"#, ["/v coerced"]),
+            ]),
+        .init(
+            name: "one and 9,999 zeros", text: "1" + String(repeating: "0", count: 9_999),
+            results: [
+                "int64": (#"{"v":0}"#, ["/v out_of_range"]), "decimal": (#"{"v":1e+9999}"#, []),
+                "double": (#"{"v":0}"#, ["/v out_of_range"]), "float": (#"{"v":0}"#, ["/v out_of_range"]),
+            ]),
+        .init(
+            name: "one, a point and 10,000 digits", text: "1." + String(repeating: "0", count: 9_999) + "1",
+            results: [
+                "number": (#"{"v":1.\#(String(repeating: "0", count: 9_999))1}"#, []),
+                "int64": (#"{"v":1}"#, ["/v fraction_truncated"]), "decimal": ("{}", ["/v out_of_range"]),
+                "double": (#"{"v":1}"#, ["/v precision_lost"]), "float": (#"{"v":1}"#, ["/v precision_lost"]),
+                "bool": (#"{"v":true}"#, ["/v coerced"]),
+            ]),
+        .init(
+            name: "10,000-digit fraction below one", text: "0." + String(repeating: "0", count: 9_999) + "1",
+            results: [
+                "int64": (#"{"v":0}"#, ["/v fraction_truncated"]), "decimal": (#"{"v":1e-10000}"#, []),
+                "double": (#"{"v":0}"#, ["/v precision_lost"]), "float": (#"{"v":0}"#, ["/v precision_lost"]),
+            ]),
+        .init(
+            name: "10,000-digit exponent", text: "1e" + nines,
+            results: [
+                "number": (#"{"v":1e\#(nines)}"#, []), "string": (#"{"v":"1e\#(nines)"}"#, ["/v coerced"]),
+                "int64": (#"{"v":0}"#, ["/v out_of_range"]), "uint64": (#"{"v":0}"#, ["/v out_of_range"]),
+                "decimal": (#"{"v":1e+\#(nines)}"#, []), "double": (#"{"v":0}"#, ["/v out_of_range"]),
+                "float": (#"{"v":0}"#, ["/v out_of_range"]), "bool": (#"{"v":true}"#, ["/v coerced"]),
+            ]),
+        .init(
+            name: "10,000-digit negative exponent", text: "-1.5E-" + nines,
+            results: [
+                "number": (#"{"v":-1.5E-\#(nines)}"#, []), "int64": (#"{"v":0}"#, ["/v fraction_truncated"]),
+                "decimal": (#"{"v":-1.5e-\#(nines)}"#, []), "double": (#"{"v":0}"#, ["/v precision_lost"]),
+                "float": (#"{"v":0}"#, ["/v precision_lost"]),
+            ]),
+        .init(
+            name: "zero with a 10,000-digit exponent", text: "0e" + nines,
+            results: [
+                "int64": (#"{"v":0}"#, []), "decimal": (#"{"v":0}"#, []), "double": (#"{"v":0}"#, []),
+                "bool": (#"{"v":false}"#, []),
+            ]),
     ]
 
     @Test(arguments: numbers)
@@ -255,13 +276,16 @@ struct HostileInputTests {
     @Test
     func skipsAByteOrderMarkOnlyAtTheStart() {
         #expect(throws: Never.self) { try Self.convert("Text", [0xEF, 0xBB, 0xBF] + Array(#"{"s":"x"}"#.utf8)).get() }
-        let at = Self.location(Self.convert("Text", Array(" ".utf8) + [0xEF, 0xBB, 0xBF] + Array(#"{"s":"x"}"#.utf8)),
-                               code: "invalid_json")
+        let at = Self.location(
+            Self.convert("Text", Array(" ".utf8) + [0xEF, 0xBB, 0xBF] + Array(#"{"s":"x"}"#.utf8)),
+            code: "invalid_json")
         #expect(at?.offset == 1)
     }
 
-    @Test(arguments: [#"{"s":"\ud800"}"#, #"{"s":"\udc00"}"#, #"{"s":"\uD800x"}"#, #"{"s":"\ud800\u0041"}"#,
-                      #"{"s":"\udbff\udbff"}"#, #"{"s":"\udc00\ud800"}"#, #"{"s":"a\ud800\n"}"#, #"{"\ud800":1}"#])
+    @Test(arguments: [
+        #"{"s":"\ud800"}"#, #"{"s":"\udc00"}"#, #"{"s":"\uD800x"}"#, #"{"s":"\ud800\u0041"}"#,
+        #"{"s":"\udbff\udbff"}"#, #"{"s":"\udc00\ud800"}"#, #"{"s":"a\ud800\n"}"#, #"{"\ud800":1}"#,
+    ])
     func rejectsLoneSurrogateEscapes(_ input: String) {
         let at = Self.location(Self.convert("Text", Array(input.utf8)), code: "invalid_json")
         #expect(at?.line == 1)
@@ -269,8 +293,9 @@ struct HostileInputTests {
 
     @Test
     func acceptsSurrogatePairs() {
-        #expect(Self.run("Text", #"{"s":"\ud83d\ude00\uDBFF\uDFFF"}"#)
-            == Outcome(status: 200, body: "{\"s\":\"😀\u{10FFFF}\"}", entries: []))
+        #expect(
+            Self.run("Text", #"{"s":"\ud83d\ude00\uDBFF\uDFFF"}"#)
+                == Outcome(status: 200, body: "{\"s\":\"😀\u{10FFFF}\"}", entries: []))
     }
 
     // MARK: - Huge strings, keys and objects
@@ -315,18 +340,21 @@ struct HostileInputTests {
         let key = Self.megabyteKey
         #expect(Self.run("Loose", #"{"\#(key)":1,"a":2}"#) == Outcome(status: 200, body: #"{"a":2}"#, entries: []))
         #expect(Self.run("Strict", #"{"\#(key)":1,"a":2}"#).entries == ["!/\(key) unknown_key"])
-        #expect(Self.run("Dict", #"{"d":{"\#(key)":3,"b":"4"}}"#)
-            == Outcome(status: 200, body: #"{"d":{"\#(key)":3,"b":4}}"#, entries: ["/d/b coerced"]))
+        #expect(
+            Self.run("Dict", #"{"d":{"\#(key)":3,"b":"4"}}"#)
+                == Outcome(status: 200, body: #"{"d":{"\#(key)":3,"b":4}}"#, entries: ["/d/b coerced"]))
     }
 
     @Test
     func readsAPropertyWhoseKeyIsAlmostAMegabyte() throws {
         let key = String(repeating: "k", count: 1_000_000)
         let registry = try SchemaRegistry.make(#"{"name":"K","properties":{"v":{"type":"int32","key":"\#(key)"}}}"#)
-        #expect(registry.current.run("K", #"{"\#(key)x":1,"\#(key)":2}"#)
-            == Outcome(status: 200, body: #"{"v":2}"#, entries: []))
-        #expect(registry.current.run("K", #"{"\#(key)":3}"#, output: .wire)
-            == Outcome(status: 200, body: #"{"\#(key)":3}"#, entries: []))
+        #expect(
+            registry.current.run("K", #"{"\#(key)x":1,"\#(key)":2}"#)
+                == Outcome(status: 200, body: #"{"v":2}"#, entries: []))
+        #expect(
+            registry.current.run("K", #"{"\#(key)":3}"#, output: .wire)
+                == Outcome(status: 200, body: #"{"\#(key)":3}"#, entries: []))
     }
 
     static let wideMembers = (0..<100_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
@@ -361,7 +389,8 @@ struct HostileInputTests {
         #expect(failing.status == 422)
         #expect(failing.entries == ["!/\(property) constraint_failed"])
         if property == "a" {
-            #expect(Self.run("Nested", #"{"a":"\#(run)"}"#) == Outcome(status: 200, body: #"{"a":"\#(run)"}"#, entries: []))
+            #expect(
+                Self.run("Nested", #"{"a":"\#(run)"}"#) == Outcome(status: 200, body: #"{"a":"\#(run)"}"#, entries: []))
         }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+
 @testable import MapperCore
 
 struct BuiltinDateParserTests {
@@ -9,12 +10,15 @@ struct BuiltinDateParserTests {
     @Test func fieldsInUTCAreTheInstantsFields() {
         var compared = 0
         for year in [1, 2, 1970, 1999, 2000, 2015, 2016, 2100, 9998, 9999, 0, 10_000] {
-            for (month, day) in [(1, 1), (1, 31), (2, 28), (2, 29), (3, 1), (6, 30), (12, 1), (12, 31), (4, 31),
-                                 (13, 1), (0, 5), (5, 0)] {
+            for (month, day) in [
+                (1, 1), (1, 31), (2, 28), (2, 29), (3, 1), (6, 30), (12, 1), (12, 31), (4, 31),
+                (13, 1), (0, 5), (5, 0),
+            ] {
                 for (hour, minute) in [(0, 0), (0, 1), (7, 59), (12, 30), (23, 58), (23, 59), (24, 0), (3, 60)] {
                     for offset in [-1439, -1000, -481, -1, 0, 1, 480, 510, 1439, -1440, 1440] {
-                        let fields = DateFields(year: year, month: month, day: day, hour: hour, minute: minute,
-                                                second: 59, microsecond: 123_456, offsetMinutes: offset)
+                        let fields = DateFields(
+                            year: year, month: month, day: day, hour: hour, minute: minute,
+                            second: 59, microsecond: 123_456, offsetMinutes: offset)
                         let expected = fields.instant().map(DateFields.init)
                         #expect(fields.inUTC() == expected, "\(fields)")
                         compared += 1
@@ -79,9 +83,11 @@ struct BuiltinDateParserTests {
             }
             compared += 1
         }
-        let dates = ["Fri Sep 04 00:12:21 +0800 2015", "Sun Jan 01 00:00:00 -0000 0001", "Wed Dec 31 23:59:59 -2359 9999",
-                     "Mon Feb 29 19:45:07 +0530 2016", "Tue Oct 10 10:10:10 -1030 1010", "Thu May 15 08:30:00 +2300 1999",
-                     "Sat Jul 04 12:00:00 -0145 2026"]
+        let dates = [
+            "Fri Sep 04 00:12:21 +0800 2015", "Sun Jan 01 00:00:00 -0000 0001", "Wed Dec 31 23:59:59 -2359 9999",
+            "Mon Feb 29 19:45:07 +0530 2016", "Tue Oct 10 10:10:10 -1030 1010", "Thu May 15 08:30:00 +2300 1999",
+            "Sat Jul 04 12:00:00 -0145 2026",
+        ]
         for date in dates {
             let bytes = Array(date.utf8)
             compare(bytes)
@@ -145,8 +151,10 @@ struct BuiltinDateParserTests {
         #expect(BuiltinDateParser.parse(text) == .invalid)
     }
 
-    @Test(arguments: [("1904-02-29", true), ("2000-02-29", true), ("2400-02-29", true), ("1900-02-29", false),
-                      ("2023-02-29", false), ("2024-02-29", true), ("2015-02-28", true), ("2015-04-30", true)])
+    @Test(arguments: [
+        ("1904-02-29", true), ("2000-02-29", true), ("2400-02-29", true), ("1900-02-29", false),
+        ("2023-02-29", false), ("2024-02-29", true), ("2015-02-28", true), ("2015-04-30", true),
+    ])
     func checksThatTheDayExists(text: String, exists: Bool) {
         #expect((BuiltinDateParser.parse(text) != .invalid) == exists)
     }
@@ -177,17 +185,21 @@ struct BuiltinDateParserTests {
         (".000000001", 0, true), (".123456000", 123_456, false), (".0", 0, false), (".999999", 999_999, false),
     ])
     func keepsFractionsToTheMicrosecondAndFlagsCutDigits(fraction: String, micros: Int64, truncated: Bool) {
-        #expect(BuiltinDateParser.parse("2015-09-03T16:12:21\(fraction)Z")
+        #expect(
+            BuiltinDateParser.parse("2015-09-03T16:12:21\(fraction)Z")
                 == .at(1_441_296_741, micros: micros, truncated: truncated))
-        #expect(BuiltinDateParser.parse("2015-09-04 00:12:21\(fraction)+08:00")
+        #expect(
+            BuiltinDateParser.parse("2015-09-04 00:12:21\(fraction)+08:00")
                 == .at(1_441_296_741, micros: micros, truncated: truncated))
     }
 
     @Test func truncatesNegativeInstantsTowardThePast() {
         // -0.0000001 s is cut to -0.000001 s: earlier, not closer to zero.
-        #expect(BuiltinDateParser.parse("1969-12-31T23:59:59.9999999Z")
+        #expect(
+            BuiltinDateParser.parse("1969-12-31T23:59:59.9999999Z")
                 == .instant(Instant(microseconds: -1), truncated: true))
-        #expect(BuiltinDateParser.parse("1969-12-31T23:59:58.0000019Z")
+        #expect(
+            BuiltinDateParser.parse("1969-12-31T23:59:58.0000019Z")
                 == .instant(Instant(microseconds: -1_999_999), truncated: true))
     }
 }

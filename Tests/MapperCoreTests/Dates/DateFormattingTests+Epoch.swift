@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+
 @testable import MapperCore
 
 extension DateFormattingTests {
@@ -54,14 +55,18 @@ extension DateFormattingTests {
         #expect(DateFormatting.readEpoch(text) == expected)
     }
 
-    @Test(arguments: ["-62135596800.000001", "253402300800", "1e18", "1e999999999999999999999", "-1e30",
-                      "99999999999999999999"])
+    @Test(arguments: [
+        "-62135596800.000001", "253402300800", "1e18", "1e999999999999999999999", "-1e30",
+        "99999999999999999999",
+    ])
     func rejectsSecondsOutsideTheRange(text: String) {
         #expect(DateFormatting.readEpoch(text) == .invalid)
     }
 
-    @Test(arguments: ["", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "1.5.5", "1 ", " 1", "0x10", "1_000", "NaN",
-                      "Infinity", "١", "1e5x"])
+    @Test(arguments: [
+        "", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "1.5.5", "1 ", " 1", "0x10", "1_000", "NaN",
+        "Infinity", "١", "1e5x",
+    ])
     func rejectsTextThatIsNotAJSONNumber(text: String) {
         #expect(DateFormatting.readEpoch(text) == .invalid)
         #expect(DateFormatting.readEpoch(text, millis: true) == .invalid)
@@ -78,8 +83,10 @@ extension DateFormattingTests {
         #expect(DateFormatting.readEpoch("-" + nines + "e-10000") == .at(-1, truncated: true))
     }
 
-    @Test(arguments: [Instant.min, .max, .make(seconds: 0), .make(seconds: 0, micros: -1),
-                      .make(seconds: 1_441_296_741, micros: 123_456), .make(seconds: -1, micros: -500_000)])
+    @Test(arguments: [
+        Instant.min, .max, .make(seconds: 0), .make(seconds: 0, micros: -1),
+        .make(seconds: 1_441_296_741, micros: 123_456), .make(seconds: -1, micros: -500_000),
+    ])
     func readsBackWhatItWrites(instant: Instant) {
         let seconds = DateFormatting.written(instant, as: .epoch)
         #expect(DateFormatting.readEpoch(seconds) == .instant(instant, truncated: false))

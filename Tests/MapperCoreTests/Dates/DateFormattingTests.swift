@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+
 @testable import MapperCore
 
 struct DateFormattingTests {
@@ -40,10 +41,14 @@ struct DateFormattingTests {
             if micros < Instant.min.microseconds { micros += 1_000_000 }
             let instant = Instant(microseconds: micros)
             let fields = DateFields(instant)
-            let fraction = fields.microsecond == 0 ? ""
-                : fields.microsecond % 1000 == 0 ? "." + padded(fields.microsecond / 1000, 3)
-                : "." + padded(fields.microsecond, 6)
-            let expected = "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T"
+            let fraction =
+                fields.microsecond == 0
+                ? ""
+                : fields.microsecond % 1000 == 0
+                    ? "." + padded(fields.microsecond / 1000, 3)
+                    : "." + padded(fields.microsecond, 6)
+            let expected =
+                "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T"
                 + "\(padded(fields.hour, 2)):\(padded(fields.minute, 2)):\(padded(fields.second, 2))\(fraction)Z"
             #expect(DateFormatting.written(instant, as: .iso8601) == expected)
             years.insert(fields.year / 1000)
@@ -83,10 +88,14 @@ struct DateFormattingTests {
         #expect(DateFormatting.written(instant, as: .epochMillis) == expected)
     }
 
-    @Test(arguments: [Instant.min, .max, .make(seconds: 0, micros: -1), .make(seconds: 1_441_296_741, micros: 120_000),
-                      .make(seconds: 1_441_296_741, micros: 123_456), .make(seconds: 1_441_296_741)])
+    @Test(arguments: [
+        Instant.min, .max, .make(seconds: 0, micros: -1), .make(seconds: 1_441_296_741, micros: 120_000),
+        .make(seconds: 1_441_296_741, micros: 123_456), .make(seconds: 1_441_296_741),
+    ])
     func writesISO8601ThatTheBuiltInParserReadsBackExactly(instant: Instant) {
-        #expect(BuiltinDateParser.parse(DateFormatting.written(instant, as: .iso8601)) == .instant(instant, truncated: false))
+        #expect(
+            BuiltinDateParser.parse(DateFormatting.written(instant, as: .iso8601))
+                == .instant(instant, truncated: false))
     }
 
     @Test func writesPatternsThroughTheSameEntryPoint() throws {
@@ -100,8 +109,9 @@ struct DateFormattingTests {
         #expect(String(decoding: out, as: UTF8.self) == "\"1970-01-01T00:00:00Z")
     }
 
-    @Test(arguments: [(0, 1, "0"), (7, 2, "07"), (42, 2, "42"), (123, 2, "123"), (5, 4, "0005"), (0, 6, "000000")]
-          as [(Int, Int, String)])
+    @Test(
+        arguments: [(0, 1, "0"), (7, 2, "07"), (42, 2, "42"), (123, 2, "123"), (5, 4, "0005"), (0, 6, "000000")]
+            as [(Int, Int, String)])
     func padsDigitsToTheWidth(value: Int, width: Int, expected: String) {
         var out: [UInt8] = []
         DateFormatting.writeDigits(value, width: width, into: &out)

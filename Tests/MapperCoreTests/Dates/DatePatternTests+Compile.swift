@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+
 @testable import MapperCore
 
 extension DatePatternTests {
     @Test func compilesIntoFieldsWithMergedLiterals() throws {
         let pattern = try DatePattern("dd/MM/yyyy 'at' HH")
-        #expect(pattern.fields == [
-            .day(width: 2), .literal([UInt8(ascii: "/")]), .month(width: 2), .literal([UInt8(ascii: "/")]), .year4,
-            .literal(Array(" at ".utf8)), .hour24(width: 2),
-        ])
+        #expect(
+            pattern.fields == [
+                .day(width: 2), .literal([UInt8(ascii: "/")]), .month(width: 2), .literal([UInt8(ascii: "/")]), .year4,
+                .literal(Array(" at ".utf8)), .hour24(width: 2),
+            ])
         #expect(pattern.source == "dd/MM/yyyy 'at' HH")
     }
 
-    @Test(arguments: [
-        ("yyyy-MM-dd Q", 11, "'Q'"), ("yyy", 0, "'yyy'"), ("y", 0, "'y'"), ("yyyyy", 0, "'yyyyy'"),
-        ("MMMMM", 0, "'MMMMM'"), ("EEEEE", 0, "'EEEEE'"), ("ddd", 0, "'ddd'"), ("HHH", 0, "'HHH'"),
-        ("dd/MM/yyyy G", 11, "'G'"), ("ss.SSSSSSS", 3, "'SSSSSSS'"), ("ZZ", 0, "'ZZ'"), ("ZZZ", 0, "'ZZZ'"),
-        ("ZZZZ", 0, "'ZZZZ'"), ("XX", 0, "'XX'"), ("XXXX", 0, "'XXXX'"), ("HH:mm z", 6, "'z'"),
-        ("HH:mm k", 6, "'k'"), ("h aa", 2, "'aa'"), ("D", 0, "'D'"), ("u", 0, "'u'"), ("é yyyy Q", 8, "'Q'"),
-        ("'T' L", 4, "'L'"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("yyyy-MM-dd Q", 11, "'Q'"), ("yyy", 0, "'yyy'"), ("y", 0, "'y'"), ("yyyyy", 0, "'yyyyy'"),
+            ("MMMMM", 0, "'MMMMM'"), ("EEEEE", 0, "'EEEEE'"), ("ddd", 0, "'ddd'"), ("HHH", 0, "'HHH'"),
+            ("dd/MM/yyyy G", 11, "'G'"), ("ss.SSSSSSS", 3, "'SSSSSSS'"), ("ZZ", 0, "'ZZ'"), ("ZZZ", 0, "'ZZZ'"),
+            ("ZZZZ", 0, "'ZZZZ'"), ("XX", 0, "'XX'"), ("XXXX", 0, "'XXXX'"), ("HH:mm z", 6, "'z'"),
+            ("HH:mm k", 6, "'k'"), ("h aa", 2, "'aa'"), ("D", 0, "'D'"), ("u", 0, "'u'"), ("é yyyy Q", 8, "'Q'"),
+            ("'T' L", 4, "'L'"),
+        ] as [(String, Int, String)])
     func rejectsUnsupportedSymbolsNamingThemAndTheirOffset(source: String, offset: Int, symbol: String) {
         #expect {
             _ = try DatePattern(source)

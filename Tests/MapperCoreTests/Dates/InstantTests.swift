@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+
 @testable import MapperCore
 
 struct InstantTests {
@@ -9,7 +10,8 @@ struct InstantTests {
     }
 
     @Test func maxIsTheLastMicrosecondOfYear9999() {
-        #expect(DateFields(Instant.max)
+        #expect(
+            DateFields(Instant.max)
                 == DateFields(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, microsecond: 999_999))
         #expect(Instant.max == .make(seconds: 253_402_300_799, micros: 999_999))
     }
@@ -62,7 +64,8 @@ struct InstantTests {
     }
 
     @Test func breaksNegativeInstantsIntoFieldsBeforeTheEpoch() {
-        #expect(DateFields(Instant(microseconds: -1))
+        #expect(
+            DateFields(Instant(microseconds: -1))
                 == DateFields(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59, microsecond: 999_999))
     }
 

@@ -332,7 +332,8 @@ struct JSONScannerTests {
             for length in Array(1..<40) + [62, 63, 64, 65, 66, 127, 128, 129] {
                 for padding in [0, 5, 17, 70] {
                     let start = opening.count + prefix + 1
-                    let clean = opening + [UInt8](repeating: .space, count: prefix) + [.quote]
+                    let clean =
+                        opening + [UInt8](repeating: .space, count: prefix) + [.quote]
                         + [UInt8](repeating: filler, count: length) + [.quote]
                         + [UInt8](repeating: .space, count: padding) + closing
                     let string = afterAnotherString ? 2 : 0

@@ -34,44 +34,48 @@ struct FloatFormattingTests {
 
     // MARK: - Writing doubles
 
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "0"), (1.0, "1"), (-1.0, "-1"), (100.0, "100"), (0.1, "0.1"), (1.5, "1.5"), (-2.5, "-2.5"),
-        (123.456, "123.456"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
-        (123456789012345680000.0, "123456789012345680000"), (999999999999999900000.0, "999999999999999900000"),
-        (1e-6, "0.000001"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"), (-1e-7, "-1e-7"), (0.000001234, "0.000001234"),
-        (1.234e-7, "1.234e-7"), (Double.leastNonzeroMagnitude, "5e-324"),
-        (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
-        (-Double.greatestFiniteMagnitude, "-1.7976931348623157e+308"),
-        (Double.leastNormalMagnitude, "2.2250738585072014e-308"), (0.1 + 0.2, "0.30000000000000004"),
-        (-2.5e30, "-2.5e+30"), (1e16, "10000000000000000"),
-        (Double(9_007_199_254_740_993 as Int64), "9007199254740992"),
-        (4294967296.5, "4294967296.5"), (1.5e300, "1.5e+300"), (1e-5, "0.00001"),
-        (12e-7, "0.0000012"), (0.5e-6, "5e-7"), (1 / 3.0, "0.3333333333333333"), (2.0 / 3.0, "0.6666666666666666"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (-0.0, "0"), (1.0, "1"), (-1.0, "-1"), (100.0, "100"), (0.1, "0.1"), (1.5, "1.5"),
+            (-2.5, "-2.5"),
+            (123.456, "123.456"), (1e21, "1e+21"), (1e20, "100000000000000000000"),
+            (123456789012345680000.0, "123456789012345680000"), (999999999999999900000.0, "999999999999999900000"),
+            (1e-6, "0.000001"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"), (-1e-7, "-1e-7"), (0.000001234, "0.000001234"),
+            (1.234e-7, "1.234e-7"), (Double.leastNonzeroMagnitude, "5e-324"),
+            (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+            (-Double.greatestFiniteMagnitude, "-1.7976931348623157e+308"),
+            (Double.leastNormalMagnitude, "2.2250738585072014e-308"), (0.1 + 0.2, "0.30000000000000004"),
+            (-2.5e30, "-2.5e+30"), (1e16, "10000000000000000"),
+            (Double(9_007_199_254_740_993 as Int64), "9007199254740992"),
+            (4294967296.5, "4294967296.5"), (1.5e300, "1.5e+300"), (1e-5, "0.00001"),
+            (12e-7, "0.0000012"), (0.5e-6, "5e-7"), (1 / 3.0, "0.3333333333333333"), (2.0 / 3.0, "0.6666666666666666"),
+        ] as [(Double, String)])
     func writesDoublesLikeECMAScript(_ value: Double, _ expected: String) {
         #expect(Self.written(value) == expected)
     }
 
     // MARK: - Writing floats
 
-    @Test(arguments: [
-        (Float(0.1), "0.1"), (Float(0.3), "0.3"), (Float(1) / 3, "0.33333334"), (Float(1e7), "10000000"),
-        (Float(16_777_217), "16777216"), (Float(-0.0), "0"), (Float(1e-7), "1e-7"), (Float(1e-6), "0.000001"),
-        (Float(1e21), "1e+21"), (Float(1e20), "100000000000000000000"), (Float(-2.5e30), "-2.5e+30"),
-        (Float.leastNonzeroMagnitude, "1e-45"), (Float.greatestFiniteMagnitude, "3.4028235e+38"),
-        (Float.leastNormalMagnitude, "1.1754944e-38"), (Float(3.14159), "3.14159"), (Float(100), "100"),
-    ] as [(Float, String)])
+    @Test(
+        arguments: [
+            (Float(0.1), "0.1"), (Float(0.3), "0.3"), (Float(1) / 3, "0.33333334"), (Float(1e7), "10000000"),
+            (Float(16_777_217), "16777216"), (Float(-0.0), "0"), (Float(1e-7), "1e-7"), (Float(1e-6), "0.000001"),
+            (Float(1e21), "1e+21"), (Float(1e20), "100000000000000000000"), (Float(-2.5e30), "-2.5e+30"),
+            (Float.leastNonzeroMagnitude, "1e-45"), (Float.greatestFiniteMagnitude, "3.4028235e+38"),
+            (Float.leastNormalMagnitude, "1.1754944e-38"), (Float(3.14159), "3.14159"), (Float(100), "100"),
+        ] as [(Float, String)])
     func writesFloatsFromTheirOwnShortestDigits(_ value: Float, _ expected: String) {
         #expect(Self.written(value) == expected)
     }
 
     // MARK: - Writing integers
 
-    @Test(arguments: [
-        (Int128(0), "0"), (-1, "-1"), (7, "7"), (Int128(Int64.min), "-9223372036854775808"),
-        (Int128(UInt64.max), "18446744073709551615"), (Int128(UInt64.max) + 1, "18446744073709551616"),
-        (.min, "-170141183460469231731687303715884105728"), (.max, "170141183460469231731687303715884105727"),
-    ] as [(Int128, String)])
+    @Test(
+        arguments: [
+            (Int128(0), "0"), (-1, "-1"), (7, "7"), (Int128(Int64.min), "-9223372036854775808"),
+            (Int128(UInt64.max), "18446744073709551615"), (Int128(UInt64.max) + 1, "18446744073709551616"),
+            (.min, "-170141183460469231731687303715884105728"), (.max, "170141183460469231731687303715884105727"),
+        ] as [(Int128, String)])
     func writesIntegersAsPlainDigits(_ value: Int128, _ expected: String) {
         var out: [UInt8] = Array("x".utf8)
         FloatFormatting.writeInteger(value, into: &out)
@@ -94,12 +98,13 @@ struct FloatFormattingTests {
         #expect(Self.readDouble("-" + text).bitPattern == (-expected).bitPattern)
     }
 
-    @Test(arguments: [
-        ("1.7976931348623159e308", Double.infinity), ("1e309", .infinity), ("1e400", .infinity),
-        ("1e99999999999999999999999", .infinity), ("1e-400", 0), ("1e-99999999999999999999999", 0),
-        ("0e99999999999999999999999", 0), ("2.4703282292062327e-324", 0),
-        ("2.4703282292062328e-324", .leastNonzeroMagnitude),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("1.7976931348623159e308", Double.infinity), ("1e309", .infinity), ("1e400", .infinity),
+            ("1e99999999999999999999999", .infinity), ("1e-400", 0), ("1e-99999999999999999999999", 0),
+            ("0e99999999999999999999999", 0), ("2.4703282292062327e-324", 0),
+            ("2.4703282292062328e-324", .leastNonzeroMagnitude),
+        ] as [(String, Double)])
     func overflowsToInfinityAndUnderflowsToZero(_ text: String, _ expected: Double) {
         #expect(Self.readDouble(text) == expected)
         #expect(Self.readDouble("-" + text) == -expected)

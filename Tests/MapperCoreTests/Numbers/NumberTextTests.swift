@@ -216,19 +216,27 @@ struct NumberTextTests {
         #expect(Self.compare(b, a) == -expected)
     }
 
-    @Test(arguments: [
-        ("1e1500000000000000000000000000000", "1e1000000000000000000000000000000",
-         500_000_000_000_000_000_000_000_000_000),
-        ("1e1000000000000000000000000000000000000005", "1e1000000000000000000000000000000000000000", 5),
-        ("1e-1000000000000000000000000000000000000005", "1e-1000000000000000000000000000000000000000", -5),
-        ("1e-1000000000000000000000000000000000000000", "1e-1000000000000000000000000000000000000005", 5),
-        ("1e1000000000000000000000000000000", "1e-1", NumberText.Anatomy.exponentLimit),
-        ("1e-1000000000000000000000000000000", "1e1", -NumberText.Anatomy.exponentLimit),
-        ("1e2000000000000000000000000000000", "1e1000000000000000000000000000000", NumberText.Anatomy.exponentLimit),
-        ("1e1999999999999999999999999999999", "1e1000000000000000000000000000000",
-         999_999_999_999_999_999_999_999_999_999),
-        ("1e5", "1e7", -2), ("1", "1e-0", 0), ("1e-00000000000000000000000000000000000000003", "1e3", -6),
-    ] as [(String, String, Int128)])
+    @Test(
+        arguments: [
+            (
+                "1e1500000000000000000000000000000", "1e1000000000000000000000000000000",
+                500_000_000_000_000_000_000_000_000_000
+            ),
+            ("1e1000000000000000000000000000000000000005", "1e1000000000000000000000000000000000000000", 5),
+            ("1e-1000000000000000000000000000000000000005", "1e-1000000000000000000000000000000000000000", -5),
+            ("1e-1000000000000000000000000000000000000000", "1e-1000000000000000000000000000000000000005", 5),
+            ("1e1000000000000000000000000000000", "1e-1", NumberText.Anatomy.exponentLimit),
+            ("1e-1000000000000000000000000000000", "1e1", -NumberText.Anatomy.exponentLimit),
+            (
+                "1e2000000000000000000000000000000", "1e1000000000000000000000000000000",
+                NumberText.Anatomy.exponentLimit
+            ),
+            (
+                "1e1999999999999999999999999999999", "1e1000000000000000000000000000000",
+                999_999_999_999_999_999_999_999_999_999
+            ),
+            ("1e5", "1e7", -2), ("1", "1e-0", 0), ("1e-00000000000000000000000000000000000000003", "1e3", -6),
+        ] as [(String, String, Int128)])
     func subtractsExponentsOfAnyLengthExactlyUpToTheLimit(_ a: String, _ b: String, _ expected: Int128) {
         let difference = Self.withText(a) { left in
             Self.withText(b) { right in
@@ -312,12 +320,17 @@ extension NumberTextTests {
         for length in 1...19 {
             for _ in 0..<20 {
                 let digits = (0..<length).map { position in
-                    UInt8(ascii: "0") + UInt8(position == 0 ? Int.random(in: 1...9, using: &generator)
-                                                            : Int.random(in: 0...9, using: &generator))
+                    UInt8(ascii: "0")
+                        + UInt8(
+                            position == 0
+                                ? Int.random(in: 1...9, using: &generator)
+                                : Int.random(in: 0...9, using: &generator))
                 }
                 for sign in [[], [UInt8(ascii: "-")]] {
                     let text = String(decoding: sign + digits, as: UTF8.self)
-                    #expect(Self.withText(text) { TypeCoercion.canonicalInteger($0) } == Self.canonicalValue(text), "\(text)")
+                    #expect(
+                        Self.withText(text) { TypeCoercion.canonicalInteger($0) } == Self.canonicalValue(text),
+                        "\(text)")
                     for position in digits.indices where length <= 18 {
                         for stray in [UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "a"), 0x80, 0xF9, 0xFF] {
                             var bad = digits
@@ -356,24 +369,31 @@ extension NumberTextTests {
     /// The common-value path's check agrees with reading the value and checking the range, for every integer type,
     /// at the edges of each range and of each digit count, with signs, leading zeros and stray bytes.
     @Test func canonicalIntegerWithinBoundsAgreesWithReadingTheValue() {
-        var texts = ["0", "-0", "00", "01", "-", "", "+1", "1a", " 1", "1.0", "999999999999999999",
-                     "-999999999999999999", "1000000000000000000", "9223372036854775807", "18446744073709551615"]
+        var texts = [
+            "0", "-0", "00", "01", "-", "", "+1", "1a", " 1", "1.0", "999999999999999999",
+            "-999999999999999999", "1000000000000000000", "9223372036854775807", "18446744073709551615",
+        ]
         for digits in 1...19 {
             let nines = String(repeating: "9", count: digits)
             let power = "1" + String(repeating: "0", count: digits - 1)
             texts += [nines, "-" + nines, power, "-" + power]
         }
-        for edge in [Int64(Int8.min), Int64(Int8.max), Int64(UInt8.max), Int64(Int16.min), Int64(Int16.max),
-                     Int64(UInt16.max), Int64(Int32.min), Int64(Int32.max), Int64(UInt32.max)] {
+        for edge in [
+            Int64(Int8.min), Int64(Int8.max), Int64(UInt8.max), Int64(Int16.min), Int64(Int16.max),
+            Int64(UInt16.max), Int64(Int32.min), Int64(Int32.max), Int64(UInt32.max),
+        ] {
             texts += [String(edge - 1), String(edge), String(edge + 1)]
         }
         for type in [BuiltinType.int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64] {
             let range = type.integerRange!
             let bounds = IntegerBounds(range)
             for text in texts {
-                let expected = Self.withText(text) { TypeCoercion.canonicalInteger($0) }.map { range.contains(Int128($0)) } ?? false
-                #expect(Self.withText(text) { TypeCoercion.isCanonicalInteger($0, within: bounds) } == expected,
-                        "\(text) as \(type)")
+                let expected =
+                    Self.withText(text) { TypeCoercion.canonicalInteger($0) }.map { range.contains(Int128($0)) }
+                    ?? false
+                #expect(
+                    Self.withText(text) { TypeCoercion.isCanonicalInteger($0, within: bounds) } == expected,
+                    "\(text) as \(type)")
             }
         }
     }

@@ -14,10 +14,13 @@ import Testing
     ]
 
     func compare(_ body: String, mode: ConversionOptions.Mode = .lax) throws -> (status: Int, body: String) {
-        let snapshot = try SchemaRegistry.make(Self.schemas[0], Self.schemas[1], Self.schemas[2], Self.schemas[3]).current
+        let snapshot = try SchemaRegistry.make(Self.schemas[0], Self.schemas[1], Self.schemas[2], Self.schemas[3])
+            .current
         var options = ConversionOptions()
         options.mode = mode
-        let result = Array(body.utf8).withUnsafeBytes { body in Result { () throws(MappingError) in try snapshot.compare(body, model: "Repo", options: options) } }
+        let result = Array(body.utf8).withUnsafeBytes { body in
+            Result { () throws(MappingError) in try snapshot.compare(body, model: "Repo", options: options) }
+        }
         switch result {
         case .success(let converted): return (200, String(decoding: converted.body, as: UTF8.self))
         case .failure(let error): return (error.status, String(decoding: error.body(requestId: nil), as: UTF8.self))
@@ -25,13 +28,15 @@ import Testing
     }
 
     @Test func equalWhenTheModelsAreEqualWhateverTheSpelling() throws {
-        let result = try compare(#"{"a":{"id":"7","when":"2015-09-03T16:12:21Z","x":1},"b":{"when":1441296741,"id":7}}"#)
+        let result = try compare(
+            #"{"a":{"id":"7","when":"2015-09-03T16:12:21Z","x":1},"b":{"when":1441296741,"id":7}}"#)
         #expect(result.status == 200)
         #expect(result.body == #"{"equal":true,"differences":[]}"#)
     }
 
     @Test func listsDifferencesInDeclarationOrderDescendingIntoModelsAndEqualLengthArrays() throws {
-        let result = try compare("""
+        let result = try compare(
+            """
             {"a":{"id":1,"owner":{"id":1,"login":"x"},"tags":["a","b"],"meta":{"k":1},"extra":{"p":1}},
              "b":{"id":2,"owner":{"id":1,"login":"y"},"tags":["a","c"],"meta":{"k":2},"extra":{"p":2}}}
             """)
@@ -39,12 +44,14 @@ import Testing
     }
 
     @Test func listsAContainerOnceWhenItsLengthOrKeysDiffer() throws {
-        let result = try compare(#"{"a":{"tags":["a"],"meta":{"k":1,"j":2}},"b":{"tags":["a","b"],"meta":{"j":2,"l":1}}}"#)
+        let result = try compare(
+            #"{"a":{"tags":["a"],"meta":{"k":1,"j":2}},"b":{"tags":["a","b"],"meta":{"j":2,"l":1}}}"#)
         #expect(result.body == #"{"equal":false,"differences":["/tags","/meta"]}"#)
     }
 
     @Test func comparesSetsAndDictionariesRegardlessOfOrderAndNumbersByValue() throws {
-        let result = try compare("""
+        let result = try compare(
+            """
             {"a":{"labels":["x","y"],"meta":{"k":1,"j":[2.0]},"extra":{"p":1,"q":{"r":1e2}},"score":1.0,"scores":{"s":10,"t":0.5}},
              "b":{"labels":["y","x","y"],"meta":{"j":[2],"k":1.00},"extra":{"q":{"r":100},"p":1},"score":1,"scores":{"t":"0.50","s":1e1}}}
             """)
@@ -53,18 +60,24 @@ import Testing
     }
 
     @Test func listsASetOnceAndDescendsIntoDictionariesWithTheSameKeys() throws {
-        let result = try compare(#"{"a":{"labels":["x","y"],"scores":{"s":1,"t":2}},"b":{"labels":["x","z"],"scores":{"t":2,"s":1.5}}}"#)
+        let result = try compare(
+            #"{"a":{"labels":["x","y"],"scores":{"s":1,"t":2}},"b":{"labels":["x","z"],"scores":{"t":2,"s":1.5}}}"#)
         #expect(result.body == #"{"equal":false,"differences":["/labels","/scores/s"]}"#)
     }
 
     @Test func aModelBuiltAsAnotherModelIsADifferenceEvenWithTheSameModelForm() throws {
-        let result = try compare(#"{"a":{"pets":[{"name":"Tom"},{"name":"Rex"}]},"b":{"pets":[{"name":"Tom","cat":true},{"name":"Rex"}]}}"#)
+        let result = try compare(
+            #"{"a":{"pets":[{"name":"Tom"},{"name":"Rex"}]},"b":{"pets":[{"name":"Tom","cat":true},{"name":"Rex"}]}}"#)
         #expect(result.body == #"{"equal":false,"differences":["/pets/0"],"models":{"/pets/0":["Pet","Cat"]}}"#)
     }
 
     @Test func anyValuesCompareAsJSONValuesAndABoolNeverEqualsANumber() throws {
-        #expect(try compare(#"{"a":{"extra":[1,{"x":0.10}]},"b":{"extra":[1.0,{"x":1e-1}]}}"#).body == #"{"equal":true,"differences":[]}"#)
-        #expect(try compare(#"{"a":{"extra":[true]},"b":{"extra":[1]}}"#).body == #"{"equal":false,"differences":["/extra/0"]}"#)
+        #expect(
+            try compare(#"{"a":{"extra":[1,{"x":0.10}]},"b":{"extra":[1.0,{"x":1e-1}]}}"#).body
+                == #"{"equal":true,"differences":[]}"#)
+        #expect(
+            try compare(#"{"a":{"extra":[true]},"b":{"extra":[1]}}"#).body
+                == #"{"equal":false,"differences":["/extra/0"]}"#)
     }
 
     @Test func listsAPropertyPresentOnOneSideOnly() throws {

@@ -31,9 +31,11 @@ struct ModelHashTests {
         {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
          "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
         """#
-    static let baseModelForm = #"{"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,"address":{"city":"Oslo","zip":"0150"},"tags":[1,2]}"#
+    static let baseModelForm =
+        #"{"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,"address":{"city":"Oslo","zip":"0150"},"tags":[1,2]}"#
     /// Its identity form.
-    static let baseIdentityForm = #"{"$model":"Person","name":"Ann","age":30,"score":0.5,"balance":1.5,"#
+    static let baseIdentityForm =
+        #"{"$model":"Person","name":"Ann","age":30,"score":0.5,"balance":1.5,"#
         + #""born":"2015-09-03T16:12:21Z","active":true,"address":{"$model":"Address","city":"Oslo","zip":"0150"},"tags":[1,2]}"#
     /// sha256sum of `baseIdentityForm`.
     static let baseHash = "efcfd3a99fa2fa1b4d8c4d32b181271d7be3d7313d22e24652f76e79db5dbaa5"
@@ -45,7 +47,9 @@ struct ModelHashTests {
         return options
     }
 
-    static func converted(_ model: String, _ input: String, _ options: ConversionOptions = options()) throws -> Converted {
+    static func converted(_ model: String, _ input: String, _ options: ConversionOptions = options()) throws
+        -> Converted
+    {
         try Array(input.utf8).withUnsafeBytes { try registry.current.convert($0, model: model, options: options) }
     }
 
@@ -87,46 +91,76 @@ struct ModelHashTests {
     }
 
     static let sameModel: [(String, String)] = [
-        ("key order", #"""
+        (
+            "key order",
+            #"""
             {"tags":[1,2],"address":{"postal":"0150","city":"Oslo"},"active":true,"born":"2015-09-03T16:12:21Z",
              "balance":1.5,"score":0.5,"age":30,"name":"Ann"}
-            """#),
-        ("extra keys", #"""
+            """#
+        ),
+        (
+            "extra keys",
+            #"""
             {"id":9,"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
              "address":{"city":"Oslo","postal":"0150","zip":"x","country":"NO"},"tags":[1,2],"zz":{"deep":[1]}}
-            """#),
-        ("date without zone", #"""
+            """#
+        ),
+        (
+            "date without zone",
+            #"""
             {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03 16:12:21","active":true,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
-            """#),
-        ("date with offset and zero fraction", #"""
+            """#
+        ),
+        (
+            "date with offset and zero fraction",
+            #"""
             {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T18:12:21.000+02:00","active":true,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
-            """#),
-        ("Twitter date", #"""
+            """#
+        ),
+        (
+            "Twitter date",
+            #"""
             {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"Fri Sep 04 00:12:21 +0800 2015","active":true,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
-            """#),
-        ("epoch date", #"""
+            """#
+        ),
+        (
+            "epoch date",
+            #"""
             {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":1441296741,"active":true,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1,2]}
-            """#),
-        ("numbers spelled differently", #"""
+            """#
+        ),
+        (
+            "numbers spelled differently",
+            #"""
             {"name":"Ann","age":3e1,"score":5E-1,"balance":0.150e1,"born":"2015-09-03T16:12:21Z","active":1,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1.0,20e-1]}
-            """#),
-        ("numbers in strings", #"""
+            """#
+        ),
+        (
+            "numbers in strings",
+            #"""
             {"name":"Ann","age":" 30 ","score":"0.50","balance":"1.50","born":"2015-09-03T16:12:21Z","active":"YES",
              "address":{"city":"Oslo","postal":"0150"},"tags":["1","2"]}
-            """#),
-        ("escaped keys and strings", #"""
+            """#
+        ),
+        (
+            "escaped keys and strings",
+            #"""
             {"n\u0061me":"\u0041nn","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
              "address":{"city":"Osl\u006f","postal":"0150"},"tags":[1,2]}
-            """#),
-        ("dropped elements", #"""
+            """#
+        ),
+        (
+            "dropped elements",
+            #"""
             {"name":"Ann","age":30,"score":0.5,"balance":1.5,"born":"2015-09-03T16:12:21Z","active":true,
              "address":{"city":"Oslo","postal":"0150"},"tags":[1,null,"x",2]}
-            """#),
+            """#
+        ),
     ]
 
     @Test(arguments: sameModel)
@@ -190,12 +224,14 @@ struct ModelHashTests {
 
     @Test
     func aSetKeepsOneElementPerIdentityModelsBuiltAsDifferentModelsIncluded() throws {
-        let input = #"{"pets":[{"name":"Tom"},{"name":"Tom","kind":"cat"},{"name":"Tom"},{"kind":"cat","name":"Tom"}],"#
+        let input =
+            #"{"pets":[{"name":"Tom"},{"name":"Tom","kind":"cat"},{"name":"Tom"},{"kind":"cat","name":"Tom"}],"#
             + #""ns":[1,1.0,1e0,2],"anys":[{"a":1,"b":2},{"b":2,"a":1.0},[1]]}"#
         for output in [ConversionOptions.Form.model, .wire] {
             let converted = try Self.converted("Shelter", input, Self.options(output: output))
-            #expect(String(decoding: converted.body, as: UTF8.self)
-                == #"{"pets":[{"name":"Tom"},{"name":"Tom"}],"ns":[1,2],"anys":[{"a":1,"b":2},[1]]}"#)
+            #expect(
+                String(decoding: converted.body, as: UTF8.self)
+                    == #"{"pets":[{"name":"Tom"},{"name":"Tom"}],"ns":[1,2],"anys":[{"a":1,"b":2},[1]]}"#)
         }
     }
 
@@ -213,6 +249,7 @@ extension String {
         let bytes = Array(utf8)
         let needle = Array(target.utf8)
         guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: needle) }) else { return self }
-        return String(decoding: bytes[..<start] + Array(replacement.utf8) + bytes[(start + needle.count)...], as: UTF8.self)
+        return String(
+            decoding: bytes[..<start] + Array(replacement.utf8) + bytes[(start + needle.count)...], as: UTF8.self)
     }
 }

@@ -14,11 +14,12 @@ struct DiagnosticsTests {
         #expect(diagnostics.count == 3)
         #expect(diagnostics.errorCount == 2)
         #expect(diagnostics.codes == [.coerced, .missingRequired, .ruleFailed])
-        #expect(diagnostics.entries == [
-            Diagnostic(path: "/a", code: .coerced, message: "string \"1\" converted to int8 1", isError: false),
-            Diagnostic(path: "/b/~1c", code: .missingRequired, message: "c is required", isError: true),
-            Diagnostic(path: "", code: .ruleFailed, message: "caf\u{e9} \u{1F600}", isError: true),
-        ])
+        #expect(
+            diagnostics.entries == [
+                Diagnostic(path: "/a", code: .coerced, message: "string \"1\" converted to int8 1", isError: false),
+                Diagnostic(path: "/b/~1c", code: .missingRequired, message: "c is required", isError: true),
+                Diagnostic(path: "", code: .ruleFailed, message: "caf\u{e9} \u{1F600}", isError: true),
+            ])
     }
 
     @Test func warningsAreErrorsInStrictMode() {
@@ -43,10 +44,11 @@ struct DiagnosticsTests {
             ("/ab", .coerced, "c", false),  // repeat
         ]
         for (path, code, message, isError) in recorded { diagnostics.record(path, code, message, isError: isError) }
-        #expect(diagnostics.entries.map { "\($0.path) \($0.code.rawValue) \($0.message) \($0.isError)" } == [
-            "/a coerced m false", "/a coerced n false", "/a out_of_range m false", "/a coerced m true",
-            "/ab coerced c false", "/a coerced bc false",
-        ])
+        #expect(
+            diagnostics.entries.map { "\($0.path) \($0.code.rawValue) \($0.message) \($0.isError)" } == [
+                "/a coerced m false", "/a coerced n false", "/a out_of_range m false", "/a coerced m true",
+                "/ab coerced c false", "/a coerced bc false",
+            ])
         #expect(diagnostics.errorCount == 1)
     }
 
@@ -57,7 +59,8 @@ struct DiagnosticsTests {
         diagnostics.record("/caf\u{e9}", .coerced, "m", isError: false)
         diagnostics.record("/cafe\u{301}", .coerced, "m", isError: false)
         diagnostics.record("/caf\u{e9}", .coerced, "m", isError: false)
-        #expect(diagnostics.entries.map { Array($0.path.utf8) } == [Array("/caf\u{e9}".utf8), Array("/cafe\u{301}".utf8)])
+        #expect(
+            diagnostics.entries.map { Array($0.path.utf8) } == [Array("/caf\u{e9}".utf8), Array("/cafe\u{301}".utf8)])
     }
 
     /// A path is written from its last `reset` segment on, after the entries already in the buffer.
@@ -70,13 +73,15 @@ struct DiagnosticsTests {
             path.push(.reset("/a~1b"))
             path.push(.literal(Array("c/d~".utf8)))
             path.push(.index(7))
-            diagnostics.record(.outOfRange, "two", isError: false, at: path, in: documents,
-                               appending: Array("x".utf8))
+            diagnostics.record(
+                .outOfRange, "two", isError: false, at: path, in: documents,
+                appending: Array("x".utf8))
             path.truncate(to: 1)
             diagnostics.record(.outOfRange, "three", isError: true, at: path, in: documents)
-            #expect(diagnostics.entries.map { "\($0.path) \($0.message)" } == [
-                "/first one", "/a~1b/c~1d~0/7/x two", "/3 three",
-            ])
+            #expect(
+                diagnostics.entries.map { "\($0.path) \($0.message)" } == [
+                    "/first one", "/a~1b/c~1d~0/7/x two", "/3 three",
+                ])
         }
     }
 
@@ -152,9 +157,10 @@ struct DiagnosticsTests {
         all.record("/0/uid", .coerced, "m", isError: false)
         all.append(element, prefix: "/0")
         all.append(element, prefix: "/a~1b")
-        #expect(all.entries.map { "\($0.path) \($0.code.rawValue)" } == [
-            "/0/uid coerced", "/0 missing_required", "/a~1b/uid coerced", "/a~1b missing_required",
-        ])
+        #expect(
+            all.entries.map { "\($0.path) \($0.code.rawValue)" } == [
+                "/0/uid coerced", "/0 missing_required", "/a~1b/uid coerced", "/a~1b missing_required",
+            ])
         #expect(all.errorCount == 2)
     }
 

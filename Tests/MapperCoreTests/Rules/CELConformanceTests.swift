@@ -14,8 +14,10 @@ import Testing
         return candidate
     }()
 
-    static let files = ["basic", "comparisons", "conversions", "fields", "fp_math", "integer_math", "lists", "logic",
-                        "macros", "parse", "plumbing", "string", "timestamps"]
+    static let files = [
+        "basic", "comparisons", "conversions", "fields", "fp_math", "integer_math", "lists", "logic",
+        "macros", "parse", "plumbing", "string", "timestamps",
+    ]
 
     struct Outcome {
         var passed = 0
@@ -56,8 +58,10 @@ import Testing
             print("cel-spec conformance files are absent (../shared/testdata/cel-spec): conformance cases skipped")
             return
         }
-        print("cel-spec conformance: \(outcome.total) cases, \(outcome.passed) passed, \(outcome.failures.count) failed, "
-              + "skipped: \(outcome.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        print(
+            "cel-spec conformance: \(outcome.total) cases, \(outcome.passed) passed, \(outcome.failures.count) failed, "
+                + "skipped: \(outcome.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+        )
         for failure in outcome.failures { Issue.record("\(failure)") }
         #expect(outcome.passed > 500)
     }
@@ -65,7 +69,8 @@ import Testing
     /// docs/rules.md's conformance table: a row `| reason | count |` per skip reason and the passed total.
     @Test func docsStateTheCounts() throws {
         guard let outcome = Self.outcome else { return }
-        let document = try #require(JSONTestSuiteTests.Folder.read(path: JSONTestSuiteTests.Folder.repositoryRoot + "/docs/rules.md"))
+        let document = try #require(
+            JSONTestSuiteTests.Folder.read(path: JSONTestSuiteTests.Folder.repositoryRoot + "/docs/rules.md"))
         let text = String(decoding: document, as: UTF8.self)
         #expect(text.contains("| passed (run, and required to pass) | \(outcome.passed) |"))
         for (reason, count) in outcome.skipped {

@@ -35,7 +35,9 @@ enum ConformanceCase {
         var values: [String: RuleValue] = [:]
         for binding in test.all("bindings") {
             guard let name = binding["key"]?.text else { continue }
-            guard let node = binding["value"]?["value"], let converted = Self.value(node) else { return .skipped(.messages) }
+            guard let node = binding["value"]?["value"], let converted = Self.value(node) else {
+                return .skipped(.messages)
+            }
             values[name] = converted
             if !variables.contains(where: { $0.name == name }) { variables.append((name, .dyn)) }
         }
@@ -64,7 +66,8 @@ enum ConformanceCase {
         switch program.evaluate(bound, budget: &budget) {
         case .success(let actual):
             guard let expected else { return .failed("expected an error, got \(describe(actual))") }
-            return strictlyEqual(actual, expected) ? .passed : .failed("expected \(describe(expected)), got \(describe(actual))")
+            return strictlyEqual(actual, expected)
+                ? .passed : .failed("expected \(describe(expected)), got \(describe(actual))")
         case .failure(let failure):
             return expected == nil ? .passed : .failed("expected \(describe(expected!)), failed: \(failure.message)")
         }
@@ -76,26 +79,41 @@ enum ConformanceCase {
         if let container = test["container"]?.text, !container.isEmpty { return .namespaces }
         if test["disable_macros"]?.text == "true" { return .disabledMacros }
         if test["typed_result"] != nil || test["unknown"] != nil || test["any_unknowns"] != nil
-            || test["check_only"]?.text == "true" { return .unknowns }
+            || test["check_only"]?.text == "true"
+        {
+            return .unknowns
+        }
         if test["any_eval_errors"] != nil { return .unknowns }
         if contains(test["value"], "enum_value") || expression.contains("Enum") { return .enums }
-        if expression.contains("optional") || expression.contains(".?") || expression.contains("[?") || expression.contains("{?")
-            || expression.contains("?.") { return .optionals }
-        let messageWords = ["TestAllTypes", "NestedTestAllTypes", "google.protobuf.", "cel.expr.", "proto2", "proto3",
-                            "google.type", ".Int", "Value", "Any"]
+        if expression.contains("optional") || expression.contains(".?") || expression.contains("[?")
+            || expression.contains("{?")
+            || expression.contains("?.")
+        {
+            return .optionals
+        }
+        let messageWords = [
+            "TestAllTypes", "NestedTestAllTypes", "google.protobuf.", "cel.expr.", "proto2", "proto3",
+            "google.type", ".Int", "Value", "Any",
+        ]
         for word in messageWords where expression.contains(word) {
-            if word == "google.protobuf.", expression.occurrences(of: word)
-                == expression.occurrences(of: "google.protobuf.Timestamp") + expression.occurrences(of: "google.protobuf.Duration") {
+            if word == "google.protobuf.",
+                expression.occurrences(of: word)
+                    == expression.occurrences(of: "google.protobuf.Timestamp")
+                    + expression.occurrences(of: "google.protobuf.Duration")
+            {
                 continue
             }
             return .messages
         }
         if namesTimeZone(expression) { return .timeZones }
-        for namespace in ["math.", "strings.", "base64.", "sets.", "lists.", "cel.", "encoders."] where expression.contains(namespace) {
+        for namespace in ["math.", "strings.", "base64.", "sets.", "lists.", "cel.", "encoders."]
+        where expression.contains(namespace) {
             return .extensions
         }
-        for function in [".format(", ".quote(", ".reverse(", ".sort", ".distinct(", ".flatten(", ".slice(", "bind(",
-                         "transformMapEntry"] where expression.contains(function) {
+        for function in [
+            ".format(", ".quote(", ".reverse(", ".sort", ".distinct(", ".flatten(", ".slice(", "bind(",
+            "transformMapEntry",
+        ] where expression.contains(function) {
             return .extensions
         }
         for declaration in test.all("type_env") where declaration["function"] != nil { return .extensions }
@@ -112,7 +130,9 @@ enum ConformanceCase {
     static func staticType(_ type: TextProto?) -> RuleType? {
         guard let type else { return .dyn }
         if let primitive = type["primitive"]?.text {
-            return ["BOOL": .bool, "INT64": .int, "UINT64": .uint, "DOUBLE": .double, "STRING": .string, "BYTES": .bytes][primitive]
+            return [
+                "BOOL": .bool, "INT64": .int, "UINT64": .uint, "DOUBLE": .double, "STRING": .string, "BYTES": .bytes,
+            ][primitive]
         }
         if let known = type["well_known"]?.text {
             return ["TIMESTAMP": .timestamp, "DURATION": .duration][known]
@@ -157,7 +177,8 @@ enum ConformanceCase {
             var map = RuleMap()
             for entry in payload.all("entries") {
                 guard let key = entry["key"].flatMap(value), let converted = entry["value"].flatMap(value),
-                      map.insert(key, converted) else { return nil }
+                    map.insert(key, converted)
+                else { return nil }
             }
             return .map(map)
         case "object_value":
@@ -182,7 +203,10 @@ enum ConformanceCase {
         case let (.map(x), .map(y)):
             guard x.count == y.count else { return false }
             return x.entries.allSatisfy { entry in
-                y.entries.contains { $0.key.typeName == entry.key.typeName && $0.key.isEqual(to: entry.key) && strictlyEqual($0.value, entry.value) }
+                y.entries.contains {
+                    $0.key.typeName == entry.key.typeName && $0.key.isEqual(to: entry.key)
+                        && strictlyEqual($0.value, entry.value)
+                }
             }
         default: return a.typeName == b.typeName && a.isEqual(to: b)
         }
@@ -198,7 +222,9 @@ enum ConformanceCase {
 extension ConformanceCase {
     /// Whether a quoted string in the expression looks like an IANA zone name (`'America/Los_Angeles'`).
     static func namesTimeZone(_ expression: String) -> Bool {
-        let quoted = expression.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+        let quoted = expression.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter {
+            $0.offset % 2 == 1
+        }
         return quoted.contains { part in
             let pieces = part.element.split(separator: "/")
             return pieces.count >= 2 && pieces.allSatisfy { $0.first?.isLetter == true }

@@ -21,15 +21,20 @@ import Testing
     @Test func transformRewritesAndComputedFillsInDeclarationOrder() {
         let input = #"{"email":"  Ada@X.io ","first":"Ada","last":"L","tags":["a","b"],"age":"21"}"#
         let produced = Self.registry.produce("Person", input)
-        #expect(produced == Produced(
-            status: 200,
-            output: #"{"email":"ada@x.io","first":"Ada","last":"L","full":"Ada L","tags":["A","B"],"age":42,"initials":"AL","count":2}"#,
-            entries: ["/age coerced"]), "\(produced)")
+        #expect(
+            produced
+                == Produced(
+                    status: 200,
+                    output:
+                        #"{"email":"ada@x.io","first":"Ada","last":"L","full":"Ada L","tags":["A","B"],"age":42,"initials":"AL","count":2}"#,
+                    entries: ["/age coerced"]), "\(produced)")
     }
 
     @Test func computedPropertiesAreWrittenUnderTheirKeyInWireForm() {
         let produced = Self.registry.produce("Person", #"{"first":"Ada","last":"L","tags":[]}"#, output: .wire)
-        #expect(produced.output == #"{"first":"Ada","last":"L","full":"Ada L","tags":[],"age":0,"ini":"AL","count":0}"#, "\(produced)")
+        #expect(
+            produced.output == #"{"first":"Ada","last":"L","full":"Ada L","tags":[],"age":0,"ini":"AL","count":0}"#,
+            "\(produced)")
     }
 
     @Test func computedInputKeysAreNotRead() {
@@ -39,7 +44,8 @@ import Testing
 
     @Test func constraintsApplyToTheTransformsResult() {
         // "  ABCDEFG  " is 11 characters before the transform, 7 after: within maxLength 8.
-        #expect(Self.registry.produce("Person", #"{"email":"  ABCDEFG  ","first":"a","last":"b","tags":[]}"#).status == 200)
+        #expect(
+            Self.registry.produce("Person", #"{"email":"  ABCDEFG  ","first":"a","last":"b","tags":[]}"#).status == 200)
         let produced = Self.registry.produce("Person", #"{"email":"ABCDEFGHI","tags":[]}"#)
         #expect(produced.entries.contains("!/email constraint_failed"), "\(produced)")
     }
@@ -50,7 +56,8 @@ import Testing
         #expect(produced.entries.contains("!/full rule_failed"), "\(produced)")
         #expect(!produced.output.contains("full"))
         let bad = Self.registry.produce("Bad", #"{"n":100}"#)
-        #expect(bad.entries == ["!/n out_of_range", "!/d rule_failed"] || bad.entries.contains("!/d rule_failed"), "\(bad)")
+        #expect(
+            bad.entries == ["!/n out_of_range", "!/d rule_failed"] || bad.entries.contains("!/d rule_failed"), "\(bad)")
         #expect(bad.output == "{}", "\(bad)")
     }
 
@@ -61,8 +68,10 @@ import Testing
 
     @Test func expressionsRunInNestedModels() {
         let produced = Self.registry.produce("Team", #"{"lead":{"first":"A","last":"B","tags":[]}}"#)
-        #expect(produced.output == #"{"lead":{"first":"A","last":"B","full":"A B","tags":[],"age":0,"initials":"AB","count":0},"size":1}"#,
-                "\(produced)")
+        #expect(
+            produced.output
+                == #"{"lead":{"first":"A","last":"B","full":"A B","tags":[],"age":0,"initials":"AB","count":0},"size":1}"#,
+            "\(produced)")
     }
 
     @Test(arguments: [

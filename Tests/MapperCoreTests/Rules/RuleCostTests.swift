@@ -56,13 +56,16 @@ import Testing
     }
 
     @Test func hugeReplacementsRunOutOfSize() throws {
-        let source = "'" + String(repeating: "a", count: 1000) + "'.replace('a', '" + String(repeating: "b", count: 1000) + "')"
+        let source =
+            "'" + String(repeating: "a", count: 1000) + "'.replace('a', '" + String(repeating: "b", count: 1000) + "')"
         #expect(try Self.failure(source, size: 100_000) == "size limit exceeded")
     }
 
     @Test func errorsInsideLogicDoNotHideTheBudget() throws {
         let range = "[" + (0..<100).map(String.init).joined(separator: ",") + "]"
-        #expect(try Self.failure("\(range).all(a, \(range).all(b, a / 0 == 1)) || true", steps: 1_000) == "cost budget exceeded")
+        #expect(
+            try Self.failure("\(range).all(a, \(range).all(b, a / 0 == 1)) || true", steps: 1_000)
+                == "cost budget exceeded")
     }
 
     @Test func everyNodeCostsAStep() throws {

@@ -5,8 +5,10 @@ import Testing
 
 /// The rule language's semantics beyond what cel-spec's files cover, and its compile errors with positions.
 @Suite struct RuleLanguageTests {
-    static func evaluate(_ source: String, _ variables: [(String, RuleValue)] = [], steps: Int = 10_000,
-                         size: Int = 1 << 20) throws -> Result<RuleValue, RuleFailure> {
+    static func evaluate(
+        _ source: String, _ variables: [(String, RuleValue)] = [], steps: Int = 10_000,
+        size: Int = 1 << 20
+    ) throws -> Result<RuleValue, RuleFailure> {
         let program = try RuleProgram.compile(source, variables: variables.map { ($0.0, RuleType.dyn) })
         var budget = RuleBudget(steps: steps, size: size)
         return program.evaluate(variables.map(\.1), budget: &budget)
@@ -58,9 +60,11 @@ import Testing
         ("'abc'.charAt(1) + 'abc'.charAt(3)", "\"b\""), ("'abc'.charAt(4)", "error: index out of range: 4"),
         ("'abc'.matches('^a.c$') && !'abc'.matches('^b')", "true"), ("matches('x1', '\\\\d')", "true"),
         ("'ab'.contains('b') && 'ab'.startsWith('a') && 'ab'.endsWith('b')", "true"),
-        ("int('42') + int(3.9) + int(-3.9)", "42"), ("int(1e19)", "error: range error converting 10000000000000000000 to int"),
+        ("int('42') + int(3.9) + int(-3.9)", "42"),
+        ("int(1e19)", "error: range error converting 10000000000000000000 to int"),
         ("uint(-1)", "error: range error converting -1 to uint"), ("double('1.5')", "1.5"), ("string(1.5)", "\"1.5\""),
-        ("bool('true') && !bool('f')", "true"), ("bytes('a')", "\"YQ==\""), ("string(b'\\xff')", "error: invalid UTF-8 in bytes converted to string"),
+        ("bool('true') && !bool('f')", "true"), ("bytes('a')", "\"YQ==\""),
+        ("string(b'\\xff')", "error: invalid UTF-8 in bytes converted to string"),
         ("type(1) == int && type('a') == string && type(type(1)) == type", "true"), ("type(1u)", "\"uint\""),
         ("timestamp('2020-01-01T00:00:00Z') + duration('1h30m')", "\"2020-01-01T01:30:00Z\""),
         ("timestamp('2020-01-01T00:00:00.5Z')", "\"2020-01-01T00:00:00.500Z\""),
@@ -74,7 +78,10 @@ import Testing
         ("timestamp('2021-03-04T23:06:07Z').getHours('+02:00')", "1"),
         ("timestamp('2021-03-04T05:06:07Z').getMinutes('-00:30')", "36"),
         ("timestamp('2021-03-04T05:06:07Z').getHours('UTC')", "5"),
-        ("timestamp('2021-03-04T05:06:07Z').getHours('Mars/Olympus')", "error: unsupported time zone 'Mars/Olympus': use UTC or a fixed offset such as +05:30"),
+        (
+            "timestamp('2021-03-04T05:06:07Z').getHours('Mars/Olympus')",
+            "error: unsupported time zone 'Mars/Olympus': use UTC or a fixed offset such as +05:30"
+        ),
         ("duration('90m').getHours()", "1"), ("duration('1.234s').getMilliseconds()", "234"),
         ("timestamp('10000-01-01T00:00:00Z')", "error: cannot parse '10000-01-01T00:00:00Z' as a timestamp"),
         ("dyn(1) == 1.0 && dyn('a') != 1", "true"), ("null == null", "true"),
@@ -129,7 +136,8 @@ import Testing
     }
 
     @Test func fieldUseIsRecordedPerVariable() throws {
-        let program = try RuleProgram.compile("self.a < self.b && has(self.c)", variables: [("self", .map), ("input", .map)])
+        let program = try RuleProgram.compile(
+            "self.a < self.b && has(self.c)", variables: [("self", .map), ("input", .map)])
         #expect(program.fieldsUsed[0] == .some(["a", "b", "c"]))
         #expect(program.fieldsUsed[1] == nil)
         let whole = try RuleProgram.compile("size(self) > 0 && self.a == 1", variables: [("self", .map)])

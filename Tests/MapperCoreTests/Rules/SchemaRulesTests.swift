@@ -20,13 +20,14 @@ import Testing
             + #"{"rule":"[1, 2, 3].all(x, [1, 2, 3].all(y, [1, 2, 3].all(z, self.a * 0 == 0)))","message":"m"}]}"#,
     ])
 
-    @Test(arguments: [
-        (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","n":3}"#, 200, [String]()),
-        (#"{"start":"2020-03-01T00:00:00Z","end":"2020-02-01T00:00:00Z"}"#, 422, ["!/end rule_failed"]),
-        (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","n":30}"#, 422, ["!/n rule_failed"]),
-        (#"{"end":"2020-02-01T00:00:00Z"}"#, 200, []),
-        (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","label":"x"}"#, 200, []),
-    ] as [(String, Int, [String])])
+    @Test(
+        arguments: [
+            (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","n":3}"#, 200, [String]()),
+            (#"{"start":"2020-03-01T00:00:00Z","end":"2020-02-01T00:00:00Z"}"#, 422, ["!/end rule_failed"]),
+            (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","n":30}"#, 422, ["!/n rule_failed"]),
+            (#"{"end":"2020-02-01T00:00:00Z"}"#, 200, []),
+            (#"{"start":"2020-01-01T00:00:00Z","end":"2020-02-01T00:00:00Z","label":"x"}"#, 200, []),
+        ] as [(String, Int, [String])])
     func rulesJudgeTheConvertedObject(_ input: String, _ status: Int, _ entries: [String]) {
         let produced = Self.registry.produce("Span", input)
         #expect(produced.status == status && produced.entries == entries, "\(produced)")
@@ -34,8 +35,9 @@ import Testing
 
     @Test func aFailedRuleCarriesItsMessage() throws {
         let snapshot = try Self.registry.get()
-        let result = snapshot.convertBothWays(Array(#"{"start":"2020-03-01T00:00:00Z","end":"2020-02-01T00:00:00Z"}"#.utf8),
-                                              model: "Span", options: ConversionOptions())
+        let result = snapshot.convertBothWays(
+            Array(#"{"start":"2020-03-01T00:00:00Z","end":"2020-02-01T00:00:00Z"}"#.utf8),
+            model: "Span", options: ConversionOptions())
         guard case .failure(.validationFailed(let report)) = result else {
             Issue.record("expected a failed validation")
             return
@@ -59,14 +61,19 @@ import Testing
         let snapshot = try Self.registry.get()
         var options = ConversionOptions()
         let input = Array(#"{"a":9223372036854775807,"bee":1}"#.utf8)
-        guard case .failure(.validationFailed(let report)) = snapshot.convertBothWays(input, model: "Boom", options: options) else {
+        guard
+            case .failure(.validationFailed(let report)) = snapshot.convertBothWays(
+                input, model: "Boom", options: options)
+        else {
             Issue.record("expected a failed validation")
             return
         }
         #expect(report.entries.map(\.message) == ["integer overflow"])
         options.maxRuleSteps = 100
-        guard case .failure(.validationFailed(let limited)) = snapshot.convertBothWays(
-            Array(#"{"a":1,"bee":1}"#.utf8), model: "Boom", options: options) else {
+        guard
+            case .failure(.validationFailed(let limited)) = snapshot.convertBothWays(
+                Array(#"{"a":1,"bee":1}"#.utf8), model: "Boom", options: options)
+        else {
             Issue.record("expected a failed validation")
             return
         }
@@ -75,7 +82,10 @@ import Testing
 
     @Test(arguments: [
         (#"{"rule":"self.a +","message":"m"}"#, "/models/0/rules/0/rule", "at column 9"),
-        (#"{"rule":"self.a + nope","message":"m"}"#, "/models/0/rules/0/rule", "undeclared reference to 'nope' at column 10"),
+        (
+            #"{"rule":"self.a + nope","message":"m"}"#, "/models/0/rules/0/rule",
+            "undeclared reference to 'nope' at column 10"
+        ),
         (#"{"rule":"'x' + 1","message":"m"}"#, "/models/0/rules/0/rule", "column 5"),
         (#"{"rule":"1 + 1","message":"m"}"#, "/models/0/rules/0/rule", "a rule must be a bool expression, not int"),
         (#"{"rule":"true"}"#, "/models/0/rules/0", "a rule needs \"message\""),
@@ -93,6 +103,8 @@ import Testing
     }
 
     @Test func anEmptyRuleListIsAllowed() {
-        #expect(ConversionFixture.snapshot([#"{"name":"E","properties":{"a":"int32"},"rules":[]}"#]).produce("E", "{}").status == 200)
+        #expect(
+            ConversionFixture.snapshot([#"{"name":"E","properties":{"a":"int32"},"rules":[]}"#]).produce("E", "{}")
+                .status == 200)
     }
 }

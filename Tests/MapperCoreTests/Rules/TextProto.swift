@@ -105,7 +105,8 @@ indirect enum TextProto {
                     result.append(Field(name: name, value: try value()))
                 }
                 skipSpace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: ",") || bytes[position] == UInt8(ascii: ";") {
+                if position < bytes.count, bytes[position] == UInt8(ascii: ",") || bytes[position] == UInt8(ascii: ";")
+                {
                     position += 1
                 }
             }
@@ -132,14 +133,18 @@ indirect enum TextProto {
             }
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                 var joined: [UInt8] = []
-                while position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") {
+                while position < bytes.count,
+                    bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+                {
                     joined += try quoted()
                     skipSpace()
                 }
                 return .string(joined)
             }
             let start = position
-            while position < bytes.count, bytes[position].isNameByte || "-+.".utf8.contains(bytes[position]) { position += 1 }
+            while position < bytes.count, bytes[position].isNameByte || "-+.".utf8.contains(bytes[position]) {
+                position += 1
+            }
             guard position > start else { throw fail("expected a value") }
             return .scalar(String(decoding: bytes[start..<position], as: UTF8.self))
         }

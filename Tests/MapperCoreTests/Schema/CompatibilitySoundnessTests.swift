@@ -21,7 +21,10 @@ struct CompatibilitySoundnessTests {
         var json: String {
             var members = ["\"type\":\"\(type)\""]
             if keys != [name] {
-                members.append("\"key\":" + (keys.count == 1 ? "\"\(keys[0])\"" : "[" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "]"))
+                members.append(
+                    "\"key\":"
+                        + (keys.count == 1
+                            ? "\"\(keys[0])\"" : "[" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "]"))
             }
             for (key, value) in constraints.sorted(by: { $0.key < $1.key }) { members.append("\"\(key)\":\(value)") }
             if required { members.append("\"required\":true") }
@@ -39,8 +42,10 @@ struct CompatibilitySoundnessTests {
         }
     }
 
-    static let scalarTypes = ["int8", "int16", "int32", "int64", "uint8", "double", "float", "decimal", "number",
-                              "string", "bool", "any", "url", "date"]
+    static let scalarTypes = [
+        "int8", "int16", "int32", "int64", "uint8", "double", "float", "decimal", "number",
+        "string", "bool", "any", "url", "date",
+    ]
     static let keyPool = ["a", "b", "c", "d", "e"]
 
     static func randomType(_ random: inout Random) -> String {
@@ -52,8 +57,12 @@ struct CompatibilitySoundnessTests {
         var result: [String: String] = [:]
         switch type {
         case "int8", "int16", "int32", "int64", "uint8", "double", "decimal":
-            if Bool.random(using: &random) { result["minimum"] = ["-5", "0", "1", "10"].randomElement(using: &random)! }
-            if Bool.random(using: &random) { result["maximum"] = ["5", "20", "100", "127"].randomElement(using: &random)! }
+            if Bool.random(using: &random) {
+                result["minimum"] = ["-5", "0", "1", "10"].randomElement(using: &random)!
+            }
+            if Bool.random(using: &random) {
+                result["maximum"] = ["5", "20", "100", "127"].randomElement(using: &random)!
+            }
         case "string":
             if Bool.random(using: &random) { result["minLength"] = ["0", "1", "2"].randomElement(using: &random)! }
             if Bool.random(using: &random) { result["maxLength"] = ["1", "3", "6"].randomElement(using: &random)! }
@@ -67,9 +76,10 @@ struct CompatibilitySoundnessTests {
 
     static func randomProperty(_ name: String, _ random: inout Random) -> Property {
         let type = randomType(&random)
-        var property = Property(name: name, keys: [name], type: type,
-                                constraints: randomConstraints(type, &random),
-                                required: Int.random(in: 0..<4, using: &random) == 0)
+        var property = Property(
+            name: name, keys: [name], type: type,
+            constraints: randomConstraints(type, &random),
+            required: Int.random(in: 0..<4, using: &random) == 0)
         if type == "array" || type == "dictionary" {
             property.constraints["of"] = "\"" + ["int8", "string", "double"].randomElement(using: &random)! + "\""
         }
@@ -81,7 +91,8 @@ struct CompatibilitySoundnessTests {
 
     static func randomModel(_ random: inout Random) -> Model {
         let names = keyPool.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))
-        return Model(properties: names.map { randomProperty($0, &random) }, rejects: Int.random(in: 0..<3, using: &random) == 0)
+        return Model(
+            properties: names.map { randomProperty($0, &random) }, rejects: Int.random(in: 0..<3, using: &random) == 0)
     }
 
     /// One random change, of the kinds users make.
@@ -89,12 +100,15 @@ struct CompatibilitySoundnessTests {
         var next = model
         let index = Int.random(in: 0..<next.properties.count, using: &random)
         switch Int.random(in: 0..<9, using: &random) {
-        case 0: next.properties[index].type = randomType(&random)
+        case 0:
+            next.properties[index].type = randomType(&random)
             next.properties[index].constraints = randomConstraints(next.properties[index].type, &random)
             if ["array", "dictionary"].contains(next.properties[index].type) {
-                next.properties[index].constraints["of"] = "\"" + ["int8", "string", "double"].randomElement(using: &random)! + "\""
+                next.properties[index].constraints["of"] =
+                    "\"" + ["int8", "string", "double"].randomElement(using: &random)! + "\""
             }
-        case 1: next.properties[index].constraints = randomConstraints(next.properties[index].type, &random)
+        case 1:
+            next.properties[index].constraints = randomConstraints(next.properties[index].type, &random)
             if let of = model.properties[index].constraints["of"] { next.properties[index].constraints["of"] = of }
         case 2: next.properties[index].required.toggle()
         case 3:
@@ -115,10 +129,12 @@ struct CompatibilitySoundnessTests {
         return next
     }
 
-    static let values = ["0", "1", "-1", "5", "-7", "12", "127", "128", "300", "40000", "3000000000", "1.5", "-2.25", "1e2",
-                         "true", "false", "null", "\"\"", "\"a\"", "\"abc\"", "\"abcdefg\"", "\"12\"", "\"1.5\"",
-                         "\"2020-01-02T03:04:05Z\"", "\"http://x.org/a\"", "\"true\"", "[1,2]", "[\"a\"]", "[]", "{}",
-                         "{\"k\":\"v\"}", "{\"k\":1}"]
+    static let values = [
+        "0", "1", "-1", "5", "-7", "12", "127", "128", "300", "40000", "3000000000", "1.5", "-2.25", "1e2",
+        "true", "false", "null", "\"\"", "\"a\"", "\"abc\"", "\"abcdefg\"", "\"12\"", "\"1.5\"",
+        "\"2020-01-02T03:04:05Z\"", "\"http://x.org/a\"", "\"true\"", "[1,2]", "[\"a\"]", "[]", "{}",
+        "{\"k\":\"v\"}", "{\"k\":1}",
+    ]
 
     static func randomDocument(_ keys: [String], _ random: inout Random) -> String {
         var members: [String] = []
@@ -132,7 +148,11 @@ struct CompatibilitySoundnessTests {
         var options = ConversionOptions()
         options.mode = .strict
         let bytes = Array(document.utf8)
-        if case .success = bytes.withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.validate(body, model: "M", options: options) } }) { return true }
+        if case .success = bytes.withUnsafeBytes({ body in
+            Result { () throws(MappingError) in try snapshot.validate(body, model: "M", options: options) }
+        }) {
+            return true
+        }
         return false
     }
 
@@ -146,13 +166,15 @@ struct CompatibilitySoundnessTests {
             if Bool.random(using: &random) { new = Self.mutate(new, &random) }
             let registry = SchemaRegistry()
             guard (try? registry.apply(upserts: [SchemaRegistryTests.file(old.json)], deletes: [])) != nil,
-                  let proposed = try? registry.propose(SchemaRegistryTests.file(new.json))
+                let proposed = try? registry.propose(SchemaRegistryTests.file(new.json))
             else { continue }
             let current = registry.current
             let keys = Array(Set(Self.keyPool + Self.keyPool.map { $0.uppercased() } + Self.keyPool.map { $0 + "x" }))
                 .sorted()
             var candidates: [String] = []
-            for _ in 0..<60 { candidates.append(Self.randomDocument(keys.shuffled(using: &random).prefix(5).map { $0 }, &random)) }
+            for _ in 0..<60 {
+                candidates.append(Self.randomDocument(keys.shuffled(using: &random).prefix(5).map { $0 }, &random))
+            }
             for (level, backward) in [(CompatibilityLevel.backward, true), (.forward, false)] {
                 var report = CompatibilityReport()
                 current.checkCompatibility(of: "M", proposed: proposed, level: level, view: .input, into: &report)
@@ -161,8 +183,10 @@ struct CompatibilitySoundnessTests {
                 let (from, to) = backward ? (current, proposed) : (proposed, current)
                 for document in candidates where Self.acceptsStrictly(from, document) {
                     judged.documents += 1
-                    #expect(Self.acceptsStrictly(to, document),
-                            "\(level) judged compatible, but \(document) is accepted by \(backward ? old.json : new.json) and rejected by \(backward ? new.json : old.json)")
+                    #expect(
+                        Self.acceptsStrictly(to, document),
+                        "\(level) judged compatible, but \(document) is accepted by \(backward ? old.json : new.json) and rejected by \(backward ? new.json : old.json)"
+                    )
                 }
             }
         }

@@ -2,14 +2,16 @@
 
 import Foundation
 import Testing
+
 @testable import MapperCore
 
 struct JSONSchemaExportTests {
     /// The `$defs` entry of `model`, or its property `property`, from the export of a registry holding `documents`.
     static func definition(_ model: String, property: String? = nil, in documents: [String]) throws -> String {
-        let snapshot = try SchemaRegistry().load(documents.enumerated().map {
-            SchemaFile(name: "doc\($0).json", bytes: Array($1.utf8))
-        })
+        let snapshot = try SchemaRegistry().load(
+            documents.enumerated().map {
+                SchemaFile(name: "doc\($0).json", bytes: Array($1.utf8))
+            })
         let document = try JSONValue.parse(try #require(snapshot.jsonSchema(for: model)))
         var value = try #require(document["$defs"]?[model])
         // The model's own document rides along under `x-transform` (JSONSchemaImportTests checks it).
@@ -21,13 +23,15 @@ struct JSONSchemaExportTests {
     // MARK: - The document
 
     @Test func exportsASmallModelAsGolden() throws {
-        let snapshot = try SchemaRegistry.make("""
+        let snapshot = try SchemaRegistry.make(
+            """
             {"models": [
               {"name": "Owner", "properties": {"uid": {"type": "uint64", "key": "id", "required": true}, "login": "string"}},
               {"name": "Repo", "properties": {"id": "uint64", "name": {"type": "string", "key": "full_name"},
                 "owner": "Owner", "stars": {"type": "uint32", "key": "stargazers_count"}, "private": "bool"}}
             ]}
-            """).current
+            """
+        ).current
         let expected = """
             {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Repo","$ref":"#/$defs/Repo","$defs":{\
             "Owner":{"title":"Owner","type":"object","properties":{\
@@ -57,24 +61,30 @@ struct JSONSchemaExportTests {
     }
 
     @Test func definesRecursiveModelsOnceByReference() throws {
-        let snapshot = try SchemaRegistry.make("""
+        let snapshot = try SchemaRegistry.make(
+            """
             {"models": [
               {"name": "Node", "properties": {"children": {"type": "array", "of": "Node"}, "next": "Node"}},
               {"name": "A", "properties": {"b": "B"}},
               {"name": "B", "properties": {"a": {"type": "dictionary", "of": "A"}}}
             ]}
-            """).current
+            """
+        ).current
         let node = try JSONValue.parse(try #require(snapshot.jsonSchema(for: "Node")))
         #expect(node["$defs"].map { Self.keys($0) } == ["Node"])
-        #expect(node["$defs"]?["Node"]?["properties"]?["children"]?["items"] == .object([("$ref", .string("#/$defs/Node"))]))
+        #expect(
+            node["$defs"]?["Node"]?["properties"]?["children"]?["items"] == .object([("$ref", .string("#/$defs/Node"))])
+        )
         let a = try JSONValue.parse(try #require(snapshot.jsonSchema(for: "A")))
         #expect(a["$ref"] == .string("#/$defs/A"))
         #expect(a["$defs"].map { Self.keys($0) } == ["A", "B"])
-        #expect(a["$defs"]?["B"]?["properties"]?["a"]?["additionalProperties"] == .object([("$ref", .string("#/$defs/A"))]))
+        #expect(
+            a["$defs"]?["B"]?["properties"]?["a"]?["additionalProperties"] == .object([("$ref", .string("#/$defs/A"))]))
     }
 
     @Test func unknownModelHasNoSchema() throws {
-        #expect(try SchemaRegistry.make(#"{"name": "User", "properties": {}}"#).current.jsonSchema(for: "Nobody") == nil)
+        #expect(
+            try SchemaRegistry.make(#"{"name": "User", "properties": {}}"#).current.jsonSchema(for: "Nobody") == nil)
     }
 
     static func keys(_ object: JSONValue) -> [String] {
@@ -85,7 +95,8 @@ struct JSONSchemaExportTests {
     // MARK: - Values
 
     static let urlCharacters = #"[A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=%-]"#
-    static let nullSpellings = #""NIL","Nil","nil","NULL","Null","null","(NULL)","(Null)","(null)","<NULL>","<Null>","<null>""#
+    static let nullSpellings =
+        #""NIL","Nil","nil","NULL","Null","null","(NULL)","(Null)","(null)","<NULL>","<Null>","<null>""#
 
     /// (property spec, its schema).
     static let valueCases: [(String, String)] = [
@@ -101,31 +112,54 @@ struct JSONSchemaExportTests {
         (#""number""#, #"{"anyOf":[{"type":["number","boolean"]},{"enum":[null,"# + nullSpellings + #"]}]}"#),
         (#"{"type": "number", "required": true}"#, #"{"type":["number","boolean"]}"#),
         (#""string""#, #"{"type":["string","null"]}"#),
-        (#"{"type": "string", "required": true, "minLength": 1, "maxLength": 5, "pattern": "^a", "enum": ["ab", "ac"]}"#,
-         #"{"type":"string","minLength":1,"maxLength":5,"pattern":"^a","enum":["ab","ac"]}"#),
+        (
+            #"{"type": "string", "required": true, "minLength": 1, "maxLength": 5, "pattern": "^a", "enum": ["ab", "ac"]}"#,
+            #"{"type":"string","minLength":1,"maxLength":5,"pattern":"^a","enum":["ab","ac"]}"#
+        ),
         (#"{"type": "string", "enum": ["a"]}"#, #"{"type":["string","null"],"enum":["a",null]}"#),
-        (#""url""#, #"{"type":["string","null"],"format":"uri-reference","pattern":"^[ \\t\\n\\r]*"# + urlCharacters
-            + #"*[ \\t\\n\\r]*$"}"#),
-        (#"{"type": "url", "required": true}"#, #"{"type":"string","format":"uri-reference","pattern":"^[ \\t\\n\\r]*"#
-            + urlCharacters + #"+[ \\t\\n\\r]*$"}"#),
-        (#"{"type": "url", "maxLength": 20}"#, #"{"anyOf":[{"type":"string","format":"uri-reference","pattern":"^[ \\t\\n\\r]*"#
-            + urlCharacters + #"+[ \\t\\n\\r]*$","maxLength":20},{"type":["string","null"],"pattern":"^[ \\t\\n\\r]*$"}]}"#),
+        (
+            #""url""#,
+            #"{"type":["string","null"],"format":"uri-reference","pattern":"^[ \\t\\n\\r]*"# + urlCharacters
+                + #"*[ \\t\\n\\r]*$"}"#
+        ),
+        (
+            #"{"type": "url", "required": true}"#,
+            #"{"type":"string","format":"uri-reference","pattern":"^[ \\t\\n\\r]*"#
+                + urlCharacters + #"+[ \\t\\n\\r]*$"}"#
+        ),
+        (
+            #"{"type": "url", "maxLength": 20}"#,
+            #"{"anyOf":[{"type":"string","format":"uri-reference","pattern":"^[ \\t\\n\\r]*"#
+                + urlCharacters
+                + #"+[ \\t\\n\\r]*$","maxLength":20},{"type":["string","null"],"pattern":"^[ \\t\\n\\r]*$"}]}"#
+        ),
         (#""data""#, #"{"type":["string","null"]}"#),
-        (#"{"type": "data", "encoding": "base64"}"#, #"{"type":["string","null"],"contentEncoding":"base64","pattern":"# +
-            #""^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw](?:==)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)?$"}"#),
+        (
+            #"{"type": "data", "encoding": "base64"}"#,
+            #"{"type":["string","null"],"contentEncoding":"base64","pattern":"#
+                + #""^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw](?:==)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)?$"}"#
+        ),
         (#""any""#, #"{}"#),
         (#"{"type": "any", "required": true}"#, #"{"not":{"type":"null"}}"#),
         (#""array""#, #"{"type":["array","null"]}"#),
-        (#"{"type": "array", "of": "int8", "minLength": 1, "maxLength": 3}"#,
-         #"{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127},"minItems":1,"maxItems":3}"#),
-        (#"{"type": "set", "of": "string", "minLength": 1, "maxLength": 2}"#,
-         #"{"type":["array","null"],"items":{"type":"string"},"minItems":1,"$comment":"maxLength 2 counts distinct elements; not expressed"}"#),
-        (#"{"type": "dictionary", "of": {"type": "array", "of": "bool"}, "maxLength": 4}"#,
-         #"{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":["boolean","integer"],"minimum":0,"maximum":1}},"maxProperties":4}"#),
+        (
+            #"{"type": "array", "of": "int8", "minLength": 1, "maxLength": 3}"#,
+            #"{"type":["array","null"],"items":{"type":"integer","minimum":-128,"maximum":127},"minItems":1,"maxItems":3}"#
+        ),
+        (
+            #"{"type": "set", "of": "string", "minLength": 1, "maxLength": 2}"#,
+            #"{"type":["array","null"],"items":{"type":"string"},"minItems":1,"$comment":"maxLength 2 counts distinct elements; not expressed"}"#
+        ),
+        (
+            #"{"type": "dictionary", "of": {"type": "array", "of": "bool"}, "maxLength": 4}"#,
+            #"{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":["boolean","integer"],"minimum":0,"maximum":1}},"maxProperties":4}"#
+        ),
         (#""M""#, ##"{"anyOf":[{"$ref":"#/$defs/M"},{"type":"null"}]}"##),
         (#"{"type": "M", "required": true}"#, ##"{"$ref":"#/$defs/M"}"##),
-        (#"{"type": "string", "default": "x", "description": "A note."}"#,
-         #"{"type":["string","null"],"description":"A note.","default":"x"}"#),
+        (
+            #"{"type": "string", "default": "x", "description": "A note."}"#,
+            #"{"type":["string","null"],"description":"A note.","default":"x"}"#
+        ),
     ]
 
     @Test(arguments: valueCases)
@@ -135,14 +169,23 @@ struct JSONSchemaExportTests {
     }
 
     @Test func acceptsDatesInEveryFormatTheyAreReadIn() throws {
-        let spec = #"{"type": "date", "required": true, "minimum": "2000-01-01", "#
+        let spec =
+            #"{"type": "date", "required": true, "minimum": "2000-01-01", "#
             + #""dateFormat": {"input": ["epochMillis", "yyyyMMdd"], "output": "epoch"}}"#
-        let schema = try JSONValue.parse(Array(try Self.definition("M", property: "v", in: [
-            #"{"name": "M", "properties": {"v": "# + spec + "}}",
-        ]).utf8))
+        let schema = try JSONValue.parse(
+            Array(
+                try Self.definition(
+                    "M", property: "v",
+                    in: [
+                        #"{"name": "M", "properties": {"v": "# + spec + "}}"
+                    ]
+                ).utf8))
         #expect(schema["type"] == .array([.string("string"), .string("number")]))
-        #expect(schema["pattern"] == .string("^(?:" + JSONSchemaExport.regularExpression(try DatePattern("yyyyMMdd")) + "|"
-            + JSONSchemaExport.rfc3339 + "|" + JSONSchemaExport.weibo + ")$"))
+        #expect(
+            schema["pattern"]
+                == .string(
+                    "^(?:" + JSONSchemaExport.regularExpression(try DatePattern("yyyyMMdd")) + "|"
+                        + JSONSchemaExport.rfc3339 + "|" + JSONSchemaExport.weibo + ")$"))
         #expect(schema["minimum"] == .number("-62135596800000"))
         #expect(schema["maximum"] == .number("253402300799999.999"))
         #expect(schema["$comment"] == .string(#"not expressed (dates compare as instants): minimum "2000-01-01""#))
@@ -153,11 +196,20 @@ struct JSONSchemaExportTests {
     @Test(arguments: [
         ("dd/MM/yyyy", "(?:0[1-9]|[12][0-9]|3[01])/(?:0[1-9]|1[0-2])/" + year),
         ("h:mm a", "(?:0?[1-9]|1[0-2]):[0-5][0-9] (?:AM|PM)"),
-        ("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", year + "-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):"
-            + #"[0-5][0-9]:[0-5][0-9]\.[0-9]{3}(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"#),
-        ("EEE, d MMM yy Z", "(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat), (?:0?[1-9]|[12][0-9]|3[01]) "
-            + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{2} [+-](?:[01][0-9]|2[0-3])[0-5][0-9]"),
-        ("'at' H.m.s X", #"at (?:[01]?[0-9]|2[0-3])\.[0-5]?[0-9]\.[0-5]?[0-9] (?:Z|[+-](?:[01][0-9]|2[0-3])(?:[0-5][0-9])?)"#),
+        (
+            "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+            year + "-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):"
+                + #"[0-5][0-9]:[0-5][0-9]\.[0-9]{3}(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"#
+        ),
+        (
+            "EEE, d MMM yy Z",
+            "(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat), (?:0?[1-9]|[12][0-9]|3[01]) "
+                + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{2} [+-](?:[01][0-9]|2[0-3])[0-5][0-9]"
+        ),
+        (
+            "'at' H.m.s X",
+            #"at (?:[01]?[0-9]|2[0-3])\.[0-5]?[0-9]\.[0-5]?[0-9] (?:Z|[+-](?:[01][0-9]|2[0-3])(?:[0-5][0-9])?)"#
+        ),
     ])
     func translatesDatePatternsToRegularExpressions(_ pattern: String, _ expected: String) throws {
         #expect(JSONSchemaExport.regularExpression(try DatePattern(pattern)) == expected)
@@ -199,23 +251,28 @@ struct JSONSchemaExportTests {
             #"{"name": "Special", "extends": "Env", "unknownKeys": "reject", "properties": {"extra": "bool"}}"#,
         ]
         let object = { (name: String, extra: String, closed: String) in
-            #"{"title":""# + name + #"","type":"object","properties":{"title":{},"name":{},"kind":{"type":["string","null"]},"#
+            #"{"title":""# + name
+                + #"","type":"object","properties":{"title":{},"name":{},"kind":{"type":["string","null"]},"#
                 + extra + #""debug":{}}"# + closed + #","allOf":[{"if":{"required":["title"]},"#
                 + #""then":{"properties":{"title":{"type":"string"}}},"#
                 + #""else":{"required":["name"],"properties":{"name":{"type":"string"}}}},{"not":{"required":["title","name"]}}]}"#
         }
-        let expected = #"{"title":"Env","type":"object","required":["payload"],"properties":{"payload":{"type":"object","#
+        let expected =
+            #"{"title":"Env","type":"object","required":["payload"],"properties":{"payload":{"type":"object","#
             + #""required":["data"],"properties":{"data":{"type":"object","#
             + #""if":{"required":["kind"],"properties":{"kind":{"enum":["special","rare"]}}},"#
-            + #""then":"# + object("Special", #""extra":{"type":["boolean","integer"],"minimum":0,"maximum":1},"#,
-                                   #","additionalProperties":false"#)
+            + #""then":"#
+            + object(
+                "Special", #""extra":{"type":["boolean","integer"],"minimum":0,"maximum":1},"#,
+                #","additionalProperties":false"#)
             + #","else":"# + object("Env", "", "") + "}}}}}"
         #expect(try Self.definition("Env", in: documents) == expected)
     }
 
     @Test func carriesTheModelDescription() throws {
         let document = #"{"name": "M", "description": "What M is.", "properties": {}}"#
-        #expect(try Self.definition("M", in: [document]) == #"{"title":"M","description":"What M is.","type":"object"}"#)
+        #expect(
+            try Self.definition("M", in: [document]) == #"{"title":"M","description":"What M is.","type":"object"}"#)
     }
 
     // MARK: - Validation against a JSON Schema validator
@@ -276,7 +333,10 @@ struct JSONSchemaExportTests {
         ("Book", #"{"n": "x", "id": 5}"#, false),
         ("Book", #"{"n": "x", "id": "b", "p": -1}"#, false),
         ("Book", #"{"n": "x", "id": "b", "price": "1.5"}"#, false),
-        ("Book", #"{"n": "x", "id": "b", "price": 1.5, "published": "04/09/2015", "homepage": "https://example.com/"}"#, true),
+        (
+            "Book",
+            #"{"n": "x", "id": "b", "price": 1.5, "published": "04/09/2015", "homepage": "https://example.com/"}"#, true
+        ),
         ("Book", #"{"n": "x", "id": "b", "published": "4/9/2015"}"#, false),
         ("Book", #"{"n": "x", "id": "b", "tags": ["a", "a"], "ratings": {"r": 1.5}, "internalNote": [1]}"#, true),
         ("Book", #"{"n": "x", "id": "b", "tags": ["a", null]}"#, false),
@@ -288,12 +348,20 @@ struct JSONSchemaExportTests {
         ("Drawing", #"{"main": {"kind": "circle", "width": "2"}}"#, true),
         ("Drawing", #"{"shapes": [{"radius": 1}, null]}"#, false),
         ("Drawing", #"{"main": [1]}"#, false),
-        ("Album", #"{"photos": [{"url": "http://x/1.png", "width": 1}], "matrix": [[1, 2], [3]], "likedUserIds": [1, 1]}"#, true),
+        (
+            "Album",
+            #"{"photos": [{"url": "http://x/1.png", "width": 1}], "matrix": [[1, 2], [3]], "likedUserIds": [1, 1]}"#,
+            true
+        ),
         ("Album", #"{"byYear": {"2015": [{"height": 2}]}, "extra": {"any": ["thing"]}}"#, true),
         ("Album", #"{"matrix": [[1.5]]}"#, false),
         ("Album", #"{"byYear": {"2015": [{"width": 70000}]}}"#, false),
         ("Album", #"{"photos": {"0": {}}}"#, false),
-        ("GithubUser", #"{"login": "octocat", "id": 1, "site_admin": false, "created_at": "2011-01-25T18:44:36Z", "avatar_url": "https://github.com/images/error/octocat_happy.gif", "bio": null}"#, true),
+        (
+            "GithubUser",
+            #"{"login": "octocat", "id": 1, "site_admin": false, "created_at": "2011-01-25T18:44:36Z", "avatar_url": "https://github.com/images/error/octocat_happy.gif", "bio": null}"#,
+            true
+        ),
         ("GithubUser", #"{"login": "octocat", "id": 1, "public_repos": 1.5}"#, false),
         ("GithubUser", #"{"login": "octocat", "id": 1, "site_admin": "false"}"#, false),
         ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "a@b"}"#, true),
@@ -326,7 +394,11 @@ struct JSONSchemaExportTests {
         ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "e", "when": 1e12}"#, false),
         ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "e", "level": 2.0}"#, true),
         ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "e", "level": 4}"#, false),
-        ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "e", "child": {"ID": 2, "meta": {"title": "u"}, "phone": "p"}}"#, true),
+        (
+            "Rules",
+            #"{"id": 1, "meta": {"title": "t"}, "email": "e", "child": {"ID": 2, "meta": {"title": "u"}, "phone": "p"}}"#,
+            true
+        ),
         ("Rules", #"{"id": 1, "meta": {"title": "t"}, "email": "e", "child": {"ID": 2, "phone": "p"}}"#, false),
         ("Rules", #"{"id": 4294967296, "meta": {"title": "t"}, "email": "e"}"#, false),
         ("Envelope", #"{"data": {"name": "x"}}"#, true),

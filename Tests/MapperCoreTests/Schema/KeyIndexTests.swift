@@ -7,9 +7,10 @@ import Testing
 struct KeyIndexTests {
     /// Keys of every length from 0 to 24, two past the length filter's last bit (63), and keys that agree on
     /// length, head and tail (the hash reads only those).
-    static let keys: [[UInt8]] = ((0...24).map { $0 } + [64, 70]).map { Array(String(repeating: "k", count: $0).utf8) }
+    static let keys: [[UInt8]] =
+        ((0...24).map { $0 } + [64, 70]).map { Array(String(repeating: "k", count: $0).utf8) }
         + ["followers_url", "following_url", "prefix_A_middle_suffix", "prefix_B_middle_suffix", "ab", "ba"]
-            .map { Array($0.utf8) }
+        .map { Array($0.utf8) }
 
     @Test func findsEveryKeyAfterEveryPreviousKey() {
         let index = KeyIndex(Self.keys)
@@ -46,8 +47,10 @@ struct KeyIndexTests {
 
     @Test func refusesKeysItDoesNotHold() {
         let index = KeyIndex(Self.keys)
-        let refused = ["k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K",
-                       String(repeating: "k", count: 80), String(repeating: "j", count: 70)]
+        let refused = [
+            "k" + String(repeating: "k", count: 25), "prefix_C_middle_suffix", "followers_urL", "a", "K",
+            String(repeating: "k", count: 80), String(repeating: "j", count: 70),
+        ]
         for text in refused {
             Array(text.utf8).withUnsafeBytes { key in
                 #expect(index.id(of: key) == nil, "\(text)")
@@ -62,8 +65,10 @@ struct KeyIndexTests {
             let a = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             a.withUnsafeBytes { pa in
                 a.withUnsafeBytes { pb in
-                    #expect(memcmpEqual(pa.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!,
-                                        pb.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, count))
+                    #expect(
+                        memcmpEqual(
+                            pa.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!,
+                            pb.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, count))
                 }
             }
             for position in 0..<count {
@@ -71,7 +76,8 @@ struct KeyIndexTests {
                 b[position] ^= 0x40
                 a.withUnsafeBytes { pa in
                     b.withUnsafeBytes { pb in
-                        #expect(!memcmpEqual(pa.baseAddress!, pb.baseAddress!, count), "count \(count), byte \(position)")
+                        #expect(
+                            !memcmpEqual(pa.baseAddress!, pb.baseAddress!, count), "count \(count), byte \(position)")
                     }
                 }
             }

@@ -21,7 +21,9 @@ struct ModelHistoryTests {
         var options = ConversionOptions()
         options.output = .wire
         let bytes = Array(input.utf8)
-        switch bytes.withUnsafeBytes({ body in Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) } }) {
+        switch bytes.withUnsafeBytes({ body in
+            Result { () throws(MappingError) in try snapshot.convert(body, model: model, options: options) }
+        }) {
         case .success(let converted): return String(decoding: converted.body, as: UTF8.self)
         case .failure(let error): return "error: \(error)"
         }
@@ -36,7 +38,8 @@ struct ModelHistoryTests {
         let history = try #require(registry.current.lifecycles["P"])
         #expect(history.versions.map(\.version) == [1, 2])
         #expect(history.lastVersion == 2)
-        #expect(String(decoding: history.versions[0].document, as: UTF8.self) == #"{"name":"P","properties":{"x":"int8"}}"#)
+        #expect(
+            String(decoding: history.versions[0].document, as: UTF8.self) == #"{"name":"P","properties":{"x":"int8"}}"#)
         #expect(history.versions[1].etag == registry.current.entries["P"]!.etag)
         #expect(history.versions[0].createdAt.hasSuffix("Z") && history.versions[0].createdAt.count >= 20)
     }
@@ -44,7 +47,9 @@ struct ModelHistoryTests {
     @Test
     func trimsTheOldestBeyondTheLimit() throws {
         let registry = Self.registry(keeping: 3)
-        for bound in 1...5 { try Self.put(registry, #"{"name":"P","properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#) }
+        for bound in 1...5 {
+            try Self.put(registry, #"{"name":"P","properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#)
+        }
         #expect(registry.current.lifecycles["P"]!.versions.map(\.version) == [3, 4, 5])
         #expect(registry.current.entries["P"]!.version == 5)
     }
@@ -64,12 +69,15 @@ struct ModelHistoryTests {
     @Test
     func aLifecycleRoundTripsThroughItsBytes() throws {
         var lifecycle = ModelLifecycle(config: CompatibilityConfig(level: .backwardTransitive, view: .output))
-        lifecycle.append(Array(#"{"name":"P","properties":{"x":1.50}}"#.utf8), createdAt: "2026-01-02T03:04:05.678Z", keep: 10)
+        lifecycle.append(
+            Array(#"{"name":"P","properties":{"x":1.50}}"#.utf8), createdAt: "2026-01-02T03:04:05.678Z", keep: 10)
         lifecycle.append(Array(#"{"name":"P"}"#.utf8), createdAt: "2026-01-02T03:04:06Z", keep: 10)
         let decoded = try ModelLifecycle(decoding: lifecycle.encoded(), name: "P")
         #expect(decoded == lifecycle)
         #expect(throws: RegistryOverlay.DecodingError.self) {
-            try ModelLifecycle(decoding: Array(#"{"lastVersion":1,"versions":[{"version":2,"createdAt":"x","schema":{}}]}"#.utf8), name: "P")
+            try ModelLifecycle(
+                decoding: Array(#"{"lastVersion":1,"versions":[{"version":2,"createdAt":"x","schema":{}}]}"#.utf8),
+                name: "P")
         }
     }
 
@@ -105,13 +113,17 @@ struct ModelHistoryTests {
         #expect(pinned.versionText(of: "Outer") == "1")
         #expect(try snapshot.pinned("Outer", version: 1) === pinned, "compiled once, then cached")
         #expect(try snapshot.pinned("Outer", version: 2) === snapshot, "the current version is the snapshot")
-        #expect(throws: PinningError.unknownVersion(model: "Outer", version: 9)) { try snapshot.pinned("Outer", version: 9) }
+        #expect(throws: PinningError.unknownVersion(model: "Outer", version: 9)) {
+            try snapshot.pinned("Outer", version: 9)
+        }
     }
 
     @Test
     func cachesAtMostSixtyFourPinnedVersionsPerModelLeastRecentlyUsedFirst() throws {
         let registry = Self.registry()
-        for bound in 1...70 { try Self.put(registry, #"{"name":"P","properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#) }
+        for bound in 1...70 {
+            try Self.put(registry, #"{"name":"P","properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#)
+        }
         let snapshot = registry.current
         let first = try snapshot.pinned("P", version: 1)
         for version in 2...65 { _ = try snapshot.pinned("P", version: version) }  // 64 more: version 1 falls out

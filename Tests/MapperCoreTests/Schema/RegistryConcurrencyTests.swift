@@ -28,16 +28,23 @@ struct RegistryConcurrencyTests {
          "byKey":{"type":"dictionary","of":"Item"},"special":"Special"}}
         """#
     static let special = #"{"name":"Special","extends":"Item","properties":{"extra":"string"}}"#
-    static let input = #"{"item":{"id":7},"items":[{"id":8},{"id":9}],"byKey":{"k":{"id":10}},"special":{"id":11,"extra":"e"}}"#
+    static let input =
+        #"{"item":{"id":7},"items":[{"id":8},{"id":9}],"byKey":{"k":{"id":10}},"special":{"id":11,"extra":"e"}}"#
 
     static let expected = [
-        Outcome(status: 200,
-                body: #"{"item":{"id":7,"n":1},"items":[{"id":8,"n":1},{"id":9,"n":1}],"byKey":{"k":{"id":10,"n":1}},"special":{"id":11,"n":1,"extra":"e"}}"#,
-                entries: []),
-        Outcome(status: 200,
-                body: #"{"item":{"id":"7","n":2},"items":[{"id":"8","n":2},{"id":"9","n":2}],"byKey":{"k":{"id":"10","n":2}},"special":{"id":"11","n":2,"extra":"e"}}"#,
-                entries: ["/item/id coerced", "/items/0/id coerced", "/items/1/id coerced", "/byKey/k/id coerced",
-                          "/special/id coerced"]),
+        Outcome(
+            status: 200,
+            body:
+                #"{"item":{"id":7,"n":1},"items":[{"id":8,"n":1},{"id":9,"n":1}],"byKey":{"k":{"id":10,"n":1}},"special":{"id":11,"n":1,"extra":"e"}}"#,
+            entries: []),
+        Outcome(
+            status: 200,
+            body:
+                #"{"item":{"id":"7","n":2},"items":[{"id":"8","n":2},{"id":"9","n":2}],"byKey":{"k":{"id":"10","n":2}},"special":{"id":"11","n":2,"extra":"e"}}"#,
+            entries: [
+                "/item/id coerced", "/items/0/id coerced", "/items/1/id coerced", "/byKey/k/id coerced",
+                "/special/id coerced",
+            ]),
     ]
 
     static func file(_ text: String) -> SchemaFile {
@@ -80,8 +87,11 @@ struct RegistryConcurrencyTests {
                 report.seen[version] += 1
                 // Bytes only ever alternate between the two versions, so odd registry versions hold the first.
                 let entry = snapshot.entries["Item"]
-                if let entry, (entry.version - 1) % 2 != version || entry.document != Array(Self.itemVersions[version].utf8) {
-                    report.failures.append("snapshot holds Item v\(entry.version) but converted as version \(version + 1)")
+                if let entry,
+                    (entry.version - 1) % 2 != version || entry.document != Array(Self.itemVersions[version].utf8)
+                {
+                    report.failures.append(
+                        "snapshot holds Item v\(entry.version) but converted as version \(version + 1)")
                 }
             }
             finishedReaders.add(1, ordering: .releasing)
@@ -90,8 +100,9 @@ struct RegistryConcurrencyTests {
 
         let failures = reports.flatMap(\.failures)
         #expect(failures.isEmpty, "\(failures.prefix(5)) (\(failures.count) in all)")
-        #expect(reports.dropFirst(Self.writers).map { $0.seen[0] + $0.seen[1] }
-            == Array(repeating: Self.conversionsPerReader, count: Self.readers))
+        #expect(
+            reports.dropFirst(Self.writers).map { $0.seen[0] + $0.seen[1] }
+                == Array(repeating: Self.conversionsPerReader, count: Self.readers))
         #expect(reports.prefix(Self.writers).allSatisfy { $0.count >= 1 })
         let finalVersion = try #require(registry.current.entries["Item"]?.version)
         #expect(registry.current.run("Box", Self.input) == Self.expected[(finalVersion - 1) % 2])
@@ -121,7 +132,9 @@ struct RegistryConcurrencyTests {
         #expect(registry.current.entries["Counter"]?.version == 1 + writers * writesPerWriter)
         let last = try #require(registry.current.entries["Counter"]?.document)
         let defaults = (0..<writers).flatMap { w in (0..<writesPerWriter).map { 1 + w * 1_000 + $0 } }
-        let match = defaults.first { Array(#"{"name":"Counter","properties":{"n":{"type":"int32","default":\#($0)}}}"#.utf8) == last }
+        let match = defaults.first {
+            Array(#"{"name":"Counter","properties":{"n":{"type":"int32","default":\#($0)}}}"#.utf8) == last
+        }
         let n = try #require(match)
         #expect(registry.current.converted("Counter", "{}") == #"{"n":\#(n)}"#)
     }
@@ -148,7 +161,8 @@ struct RegistryConcurrencyTests {
             let bytes = Array(text.utf8)
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(MappingError) in
-                    try kind == 1 ? snapshot.convertArray(raw, model: "Box", options: ConversionOptions())
+                    try kind == 1
+                        ? snapshot.convertArray(raw, model: "Box", options: ConversionOptions())
                         : snapshot.convertDictionary(raw, model: "Box", options: ConversionOptions())
                 }
             }

@@ -14,7 +14,8 @@ import Testing
 
     @Test func schemaSetIsTheHashOfTheModelsSortedByNameWithNulSeparators() throws {
         // sha256("A\0" + a + "B\0" + b), first 32 hex digits, computed outside Swift (Python's hashlib).
-        #expect(try Self.loaded([("b.json", Self.b), ("a.json", Self.a)]).schemaSet == "8b418a928a0b42c3a11e72b133c6f5d6")
+        #expect(
+            try Self.loaded([("b.json", Self.b), ("a.json", Self.a)]).schemaSet == "8b418a928a0b42c3a11e72b133c6f5d6")
     }
 
     @Test func schemaSetIgnoresFileNamesLoadOrderAndHowModelsWereRegistered() throws {
@@ -22,7 +23,8 @@ import Testing
         let together = try Self.loaded([("all.json", #"{"models":[\#(Self.b),\#(Self.a)]}"#)])
         let registry = SchemaRegistry()
         try registry.load([SchemaFile(name: "a.json", bytes: Array(Self.a.utf8))])
-        let written = try registry.apply(upserts: [SchemaFile(name: "(request)", bytes: Array(Self.b.utf8))], deletes: [])
+        let written = try registry.apply(
+            upserts: [SchemaFile(name: "(request)", bytes: Array(Self.b.utf8))], deletes: [])
         #expect(separate.schemaSet == together.schemaSet)
         #expect(separate.schemaSet == written.schemaSet)
     }
@@ -40,7 +42,8 @@ import Testing
         }
         let base = SchemaFile.fingerprint(of: files([("a.json", "ab"), ("b.json", "c")]))
         #expect(SchemaFile.fingerprint(of: files([("b.json", "c"), ("a.json", "ab")])) == base)
-        #expect(SchemaFile.fingerprint(of: files([("a.json", "a"), ("b.json", "bc")])) != base, "a byte moved across files")
+        #expect(
+            SchemaFile.fingerprint(of: files([("a.json", "a"), ("b.json", "bc")])) != base, "a byte moved across files")
         #expect(SchemaFile.fingerprint(of: files([("a.json", "ab"), ("c.json", "c")])) != base, "a file renamed")
         #expect(SchemaFile.fingerprint(of: files([("a.json", "ab")])) != base, "a file removed")
         #expect(SchemaFile.fingerprint(of: files([("a.json", "ab"), ("b.json", "d")])) != base, "a byte changed")

@@ -60,8 +60,10 @@ struct SchemaRegistryTests {
     @Test
     func reloadingFilesBumpsOnlyChangedModels() throws {
         let registry = try SchemaRegistry.make(#"{"name":"A","properties":{"x":"int32"}}"#, #"{"name":"B"}"#)
-        try registry.load([SchemaFile(name: "a.json", bytes: Array(#"{"name":"A","properties":{"x":"string"}}"#.utf8)),
-                           SchemaFile(name: "b.json", bytes: Array(#"{"name":"B"}"#.utf8))])
+        try registry.load([
+            SchemaFile(name: "a.json", bytes: Array(#"{"name":"A","properties":{"x":"string"}}"#.utf8)),
+            SchemaFile(name: "b.json", bytes: Array(#"{"name":"B"}"#.utf8)),
+        ])
         #expect(Self.version(registry, "A") == 2)
         #expect(Self.version(registry, "B") == 1)
         #expect(registry.current.entries["A"]?.source == .file)
@@ -88,8 +90,10 @@ struct SchemaRegistryTests {
         #expect(Self.document(registry, "A") == #"{"name":"A","properties":{"x":"int32"}}"#)
     }
 
-    @Test(arguments: [#"{"name":"A"}"#, #"{"name":"B","properties":{"s":{"type":"string","key":"caf\u00e9"}}}"#,
-                      #"{"name":"C","properties":{"n":{"type":"number","default":1.50E+2}}}"#])
+    @Test(arguments: [
+        #"{"name":"A"}"#, #"{"name":"B","properties":{"s":{"type":"string","key":"caf\u00e9"}}}"#,
+        #"{"name":"C","properties":{"n":{"type":"number","default":1.50E+2}}}"#,
+    ])
     func etagMatchesTheDocumentsDigest(_ text: String) throws {
         let registry = SchemaRegistry()
         try Self.upsert(registry, text)
@@ -118,19 +122,30 @@ struct SchemaRegistryTests {
     }
 
     static let canonicalForms: [Canonical] = [
-        .init(name: "whitespace removed", given: "{ \"name\" : \"A\" ,\r\n \"properties\" : { } }",
-              canonical: #"{"name":"A","properties":{}}"#),
-        .init(name: "key order kept", given: #"{"properties":{"z":"int32","a":"string"},"name":"A"}"#,
-              canonical: #"{"properties":{"z":"int32","a":"string"},"name":"A"}"#),
-        .init(name: "numbers as written",
-              given: #"{"name":"A","properties":{"a":{"type":"number","minimum":-1.50E+2,"maximum":12345678901234567890123,"default":-0.0e-0}}}"#,
-              canonical: #"{"name":"A","properties":{"a":{"type":"number","minimum":-1.50E+2,"maximum":12345678901234567890123,"default":-0.0e-0}}}"#),
-        .init(name: "strings re-escaped",
-              given: #"{"name":"A","properties":{"a":{"type":"string","key":"caf\u00e9\/\t\u001F\u007f\"\\","enum":["\ud83d\ude00"]}}}"#,
-              canonical: "{\"name\":\"A\",\"properties\":{\"a\":{\"type\":\"string\",\"key\":\"café/\\t\\u001f\u{7F}\\\"\\\\\",\"enum\":[\"😀\"]}}}"),
-        .init(name: "nothing expanded",
-              given: #"{"name":"A","properties":{"p":"decimal","q":{"type":"array","of":"int32"}},"blacklist":[ ]}"#,
-              canonical: #"{"name":"A","properties":{"p":"decimal","q":{"type":"array","of":"int32"}},"blacklist":[]}"#),
+        .init(
+            name: "whitespace removed", given: "{ \"name\" : \"A\" ,\r\n \"properties\" : { } }",
+            canonical: #"{"name":"A","properties":{}}"#),
+        .init(
+            name: "key order kept", given: #"{"properties":{"z":"int32","a":"string"},"name":"A"}"#,
+            canonical: #"{"properties":{"z":"int32","a":"string"},"name":"A"}"#),
+        .init(
+            name: "numbers as written",
+            given:
+                #"{"name":"A","properties":{"a":{"type":"number","minimum":-1.50E+2,"maximum":12345678901234567890123,"default":-0.0e-0}}}"#,
+            canonical:
+                #"{"name":"A","properties":{"a":{"type":"number","minimum":-1.50E+2,"maximum":12345678901234567890123,"default":-0.0e-0}}}"#
+        ),
+        .init(
+            name: "strings re-escaped",
+            given:
+                #"{"name":"A","properties":{"a":{"type":"string","key":"caf\u00e9\/\t\u001F\u007f\"\\","enum":["\ud83d\ude00"]}}}"#,
+            canonical:
+                "{\"name\":\"A\",\"properties\":{\"a\":{\"type\":\"string\",\"key\":\"café/\\t\\u001f\u{7F}\\\"\\\\\",\"enum\":[\"😀\"]}}}"
+        ),
+        .init(
+            name: "nothing expanded",
+            given: #"{"name":"A","properties":{"p":"decimal","q":{"type":"array","of":"int32"}},"blacklist":[ ]}"#,
+            canonical: #"{"name":"A","properties":{"p":"decimal","q":{"type":"array","of":"int32"}},"blacklist":[]}"#),
     ]
 
     @Test(arguments: canonicalForms)
@@ -180,9 +195,15 @@ struct SchemaRegistryTests {
         let registry = try SchemaRegistry.make(Self.item, #"{"name":"B","properties":{"s":"string"}}"#)
         let before = registry.current
         let writes: [[SchemaFile]] = [
-            [Self.file(#"{"name":"Item","properties":{"id":"string"}}"#), Self.file(#"{"name":"C","properties":{"x":"Nope"}}"#)],
+            [
+                Self.file(#"{"name":"Item","properties":{"id":"string"}}"#),
+                Self.file(#"{"name":"C","properties":{"x":"Nope"}}"#),
+            ],
             [Self.file(#"{"name":"C"}"#), Self.file(#"{"name":"Item","properties":"#)],
-            [Self.file(#"{"models":[{"name":"C"},{"name":"Item","properties":{"id":{"type":"int32","default":"x"}}}]}"#)],
+            [
+                Self.file(
+                    #"{"models":[{"name":"C"},{"name":"Item","properties":{"id":{"type":"int32","default":"x"}}}]}"#)
+            ],
         ]
         for upserts in writes {
             #expect(throws: SchemaSetError.self) { try registry.apply(upserts: upserts, deletes: ["B"]) }
@@ -200,18 +221,21 @@ struct SchemaRegistryTests {
     @Test
     func resolvesReferencesInsideOneWrite() throws {
         let registry = try SchemaRegistry.make(Self.item)
-        try Self.upsert(registry, #"{"name":"Order","properties":{"line":"Line"}}"#,
-                        #"{"models":[{"name":"Line","properties":{"item":"Item","qty":"int32"}}]}"#)
-        #expect(registry.current.converted("Order", #"{"line":{"item":{"id":1},"qty":2}}"#)
-            == #"{"line":{"item":{"id":1},"qty":2}}"#)
+        try Self.upsert(
+            registry, #"{"name":"Order","properties":{"line":"Line"}}"#,
+            #"{"models":[{"name":"Line","properties":{"item":"Item","qty":"int32"}}]}"#)
+        #expect(
+            registry.current.converted("Order", #"{"line":{"item":{"id":1},"qty":2}}"#)
+                == #"{"line":{"item":{"id":1},"qty":2}}"#)
         #expect(registry.current.entries["Order"]?.source == .registry)
         #expect(registry.current.entries["Item"]?.source == .file)
     }
 
     @Test
     func deletesOnlyWhatNothingElseNeeds() throws {
-        let registry = try SchemaRegistry.make(Self.item, #"{"name":"Box","properties":{"item":"Item"}}"#,
-                                               #"{"name":"Special","extends":"Item"}"#)
+        let registry = try SchemaRegistry.make(
+            Self.item, #"{"name":"Box","properties":{"item":"Item"}}"#,
+            #"{"name":"Special","extends":"Item"}"#)
         let before = registry.current
         #expect(throws: SchemaSetError.self) { try registry.apply(upserts: [], deletes: ["Item"]) }
         #expect(registry.current === before)
@@ -248,12 +272,16 @@ struct SchemaRegistryTests {
     @Test
     func aReplacedModelChangesTheModelsThatExtendOrReferToIt() throws {
         let registry = try SchemaRegistry.make(Self.item, Self.box, Self.special)
-        #expect(registry.current.converted("Box", Self.boxInput) == #"{"item":{"id":7},"items":[{"id":8}],"byKey":{"k":{"id":9}}}"#)
+        #expect(
+            registry.current.converted("Box", Self.boxInput)
+                == #"{"item":{"id":7},"items":[{"id":8}],"byKey":{"k":{"id":9}}}"#)
         #expect(registry.current.converted("Special", #"{"id":1,"extra":"e"}"#) == #"{"id":1,"extra":"e"}"#)
 
-        try Self.upsert(registry, #"{"name":"Item","properties":{"id":"string","tag":{"type":"string","default":"t"}}}"#)
-        #expect(registry.current.converted("Box", Self.boxInput)
-            == #"{"item":{"id":"7","tag":"t"},"items":[{"id":"8","tag":"t"}],"byKey":{"k":{"id":"9","tag":"t"}}}"#)
+        try Self.upsert(
+            registry, #"{"name":"Item","properties":{"id":"string","tag":{"type":"string","default":"t"}}}"#)
+        #expect(
+            registry.current.converted("Box", Self.boxInput)
+                == #"{"item":{"id":"7","tag":"t"},"items":[{"id":"8","tag":"t"}],"byKey":{"k":{"id":"9","tag":"t"}}}"#)
         #expect(registry.current.converted("Special", #"{"id":1,"extra":"e"}"#) == #"{"id":"1","tag":"t","extra":"e"}"#)
         #expect(Self.version(registry, "Item") == 2)
         #expect(Self.version(registry, "Box") == 1)

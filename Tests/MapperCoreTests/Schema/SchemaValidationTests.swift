@@ -42,11 +42,14 @@ struct SchemaValidationTests {
 
     static func located(_ problems: [SchemaProblem]) -> [String] { problems.map { "\($0.file) \($0.path)" } }
 
-    static func expectReported(_ testCase: Case, limits: SchemaLimits = SchemaLimits(),
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectReported(
+        _ testCase: Case, limits: SchemaLimits = SchemaLimits(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let problems = problems(testCase.documents, limits: limits)
-        #expect(located(problems).contains { testCase.locations.contains($0) },
-                "expected a problem at \(testCase.locations), got \(problems)", sourceLocation: sourceLocation)
+        #expect(
+            located(problems).contains { testCase.locations.contains($0) },
+            "expected a problem at \(testCase.locations), got \(problems)", sourceLocation: sourceLocation)
         #expect(problems.allSatisfy { !$0.message.isEmpty }, sourceLocation: sourceLocation)
     }
 
@@ -60,12 +63,15 @@ struct SchemaValidationTests {
         .init("not an identifier", properties: #"{"x":"int 32"}"#, at: "/properties/x"),
         .init("type is not a string", properties: #"{"x":{"type":5}}"#, at: "/properties/x/type"),
         .init("element type", properties: #"{"x":{"type":"array","of":"Nope"}}"#, at: "/properties/x/of"),
-        .init("nested element type", properties: #"{"x":{"type":"dictionary","of":{"type":"set","of":"Nope"}}}"#,
-              at: "/properties/x/of/of"),
-        .init("in a second file", [#"{"name":"A"}"#, #"{"name":"B","properties":{"a":"A","c":"C"}}"#],
-              at: "doc1.json /properties/c"),
-        .init("inside a bundle", [#"{"models":[{"name":"A"},{"name":"B","properties":{"x":{"type":"Nope"}}}]}"#],
-              at: "doc0.json /models/1/properties/x/type", "doc0.json /models/1/properties/x"),
+        .init(
+            "nested element type", properties: #"{"x":{"type":"dictionary","of":{"type":"set","of":"Nope"}}}"#,
+            at: "/properties/x/of/of"),
+        .init(
+            "in a second file", [#"{"name":"A"}"#, #"{"name":"B","properties":{"a":"A","c":"C"}}"#],
+            at: "doc1.json /properties/c"),
+        .init(
+            "inside a bundle", [#"{"models":[{"name":"A"},{"name":"B","properties":{"x":{"type":"Nope"}}}]}"#],
+            at: "doc0.json /models/1/properties/x/type", "doc0.json /models/1/properties/x"),
     ]
 
     @Test(arguments: unknownTypes)
@@ -75,26 +81,32 @@ struct SchemaValidationTests {
         .init("unknown parent", [#"{"name":"A","extends":"Nope"}"#], at: "doc0.json /extends"),
         .init("builtin parent", [#"{"name":"A","extends":"string"}"#], at: "doc0.json /extends"),
         .init("extends itself", [#"{"name":"A","extends":"A"}"#], at: "doc0.json /extends"),
-        .init("two-model cycle across files", [#"{"name":"A","extends":"B"}"#, #"{"name":"B","extends":"A"}"#],
-              at: "doc0.json /extends", "doc1.json /extends"),
-        .init("three-model cycle in a bundle",
-              [#"{"models":[{"name":"A","extends":"C"},{"name":"B","extends":"A"},{"name":"C","extends":"B"}]}"#],
-              at: "doc0.json /models/0/extends", "doc0.json /models/1/extends", "doc0.json /models/2/extends"),
-        .init("cycle above a sound child",
-              [#"{"name":"A","extends":"B"}"#, #"{"name":"B","extends":"A"}"#, #"{"name":"C","extends":"A"}"#],
-              at: "doc0.json /extends", "doc1.json /extends"),
+        .init(
+            "two-model cycle across files", [#"{"name":"A","extends":"B"}"#, #"{"name":"B","extends":"A"}"#],
+            at: "doc0.json /extends", "doc1.json /extends"),
+        .init(
+            "three-model cycle in a bundle",
+            [#"{"models":[{"name":"A","extends":"C"},{"name":"B","extends":"A"},{"name":"C","extends":"B"}]}"#],
+            at: "doc0.json /models/0/extends", "doc0.json /models/1/extends", "doc0.json /models/2/extends"),
+        .init(
+            "cycle above a sound child",
+            [#"{"name":"A","extends":"B"}"#, #"{"name":"B","extends":"A"}"#, #"{"name":"C","extends":"A"}"#],
+            at: "doc0.json /extends", "doc1.json /extends"),
     ]
 
     @Test(arguments: extendsProblems)
     func reportsBadExtends(_ testCase: Case) { Self.expectReported(testCase) }
 
     static let duplicates: [Case] = [
-        .init("two files", [#"{"name":"A"}"#, #"{"name":"A","properties":{"x":"int32"}}"#],
-              at: "doc1.json /name", "doc0.json /name"),
-        .init("one bundle", [#"{"models":[{"name":"A"},{"name":"A"}]}"#],
-              at: "doc0.json /models/1/name", "doc0.json /models/0/name"),
-        .init("a bundle and a file", [#"{"name":"B"}"#, #"{"models":[{"name":"A"},{"name":"B"}]}"#],
-              at: "doc1.json /models/1/name", "doc0.json /name"),
+        .init(
+            "two files", [#"{"name":"A"}"#, #"{"name":"A","properties":{"x":"int32"}}"#],
+            at: "doc1.json /name", "doc0.json /name"),
+        .init(
+            "one bundle", [#"{"models":[{"name":"A"},{"name":"A"}]}"#],
+            at: "doc0.json /models/1/name", "doc0.json /models/0/name"),
+        .init(
+            "a bundle and a file", [#"{"name":"B"}"#, #"{"models":[{"name":"A"},{"name":"B"}]}"#],
+            at: "doc1.json /models/1/name", "doc0.json /name"),
     ]
 
     @Test(arguments: duplicates)
@@ -133,23 +145,30 @@ struct SchemaValidationTests {
         .init("key list entry", properties: #"{"x":{"type":"int32","key":["a",""]}}"#, at: "/properties/x/key/1"),
         .init("empty key list", properties: #"{"x":{"type":"int32","key":[]}}"#, at: "/properties/x/key"),
         .init("property name", properties: #"{"":"int32"}"#, at: "/properties/"),
-        .init("has predicate",
-              [#"{"name":"A","classForDictionary":[{"when":{"has":""},"use":"A"}]}"#],
-              at: "doc0.json /classForDictionary/0/when/has"),
-        .init("equals predicate",
-              [#"{"name":"A","classForDictionary":[{"when":{"key":"","equals":1},"use":"A"}]}"#],
-              at: "doc0.json /classForDictionary/0/when/key"),
+        .init(
+            "has predicate",
+            [#"{"name":"A","classForDictionary":[{"when":{"has":""},"use":"A"}]}"#],
+            at: "doc0.json /classForDictionary/0/when/has"),
+        .init(
+            "equals predicate",
+            [#"{"name":"A","classForDictionary":[{"when":{"key":"","equals":1},"use":"A"}]}"#],
+            at: "doc0.json /classForDictionary/0/when/key"),
         .init("unwrap", [#"{"name":"A","willTransform":{"unwrap":""}}"#], at: "doc0.json /willTransform/unwrap"),
-        .init("rename source", [#"{"name":"A","willTransform":{"rename":{"":"a"}}}"#],
-              at: "doc0.json /willTransform/rename/"),
-        .init("rename target", [#"{"name":"A","willTransform":{"rename":{"a":""}}}"#],
-              at: "doc0.json /willTransform/rename/a"),
-        .init("remove", [#"{"name":"A","willTransform":{"remove":["a",""]}}"#],
-              at: "doc0.json /willTransform/remove/1"),
-        .init("defaults", [#"{"name":"A","willTransform":{"defaults":{"":1}}}"#],
-              at: "doc0.json /willTransform/defaults/"),
-        .init("transformToJSON set", [#"{"name":"A","transformToJSON":{"set":{"":1}}}"#],
-              at: "doc0.json /transformToJSON/set/"),
+        .init(
+            "rename source", [#"{"name":"A","willTransform":{"rename":{"":"a"}}}"#],
+            at: "doc0.json /willTransform/rename/"),
+        .init(
+            "rename target", [#"{"name":"A","willTransform":{"rename":{"a":""}}}"#],
+            at: "doc0.json /willTransform/rename/a"),
+        .init(
+            "remove", [#"{"name":"A","willTransform":{"remove":["a",""]}}"#],
+            at: "doc0.json /willTransform/remove/1"),
+        .init(
+            "defaults", [#"{"name":"A","willTransform":{"defaults":{"":1}}}"#],
+            at: "doc0.json /willTransform/defaults/"),
+        .init(
+            "transformToJSON set", [#"{"name":"A","transformToJSON":{"set":{"":1}}}"#],
+            at: "doc0.json /transformToJSON/set/"),
     ]
 
     @Test(arguments: emptyKeys)
@@ -158,26 +177,36 @@ struct SchemaValidationTests {
     // MARK: - Model rules
 
     static let ruleProblems: [Case] = [
-        .init("use names an unrelated model",
-              [#"{"name":"A","classForDictionary":[{"when":{"has":"b"},"use":"B"}]}"#, #"{"name":"B"}"#],
-              at: "doc0.json /classForDictionary/0/use"),
-        .init("use names the parent",
-              [#"{"name":"A"}"#, #"{"name":"B","extends":"A","classForDictionary":[{"when":{"has":"a"},"use":"A"}]}"#],
-              at: "doc1.json /classForDictionary/0/use"),
-        .init("use names a sibling",
-              [#"{"name":"P"}"#, #"{"name":"A","extends":"P","classForDictionary":[{"when":{"has":"b"},"use":"B"}]}"#,
-               #"{"name":"B","extends":"P"}"#],
-              at: "doc1.json /classForDictionary/0/use"),
-        .init("use names an unknown model",
-              [#"{"name":"A","classForDictionary":[{"when":{"has":"b"},"use":"A"},{"when":{"has":"c"},"use":"Nope"}]}"#],
-              at: "doc0.json /classForDictionary/1/use"),
-        .init("omit names no property",
-              [#"{"name":"A","properties":{"x":"int32"},"transformToJSON":{"omit":["x","y"]}}"#],
-              at: "doc0.json /transformToJSON/omit/1"),
-        .init("omit names a child's property in the parent",
-              [#"{"name":"A","properties":{"x":"int32"},"transformToJSON":{"omit":["y"]}}"#,
-               #"{"name":"B","extends":"A","properties":{"y":"int32"}}"#],
-              at: "doc0.json /transformToJSON/omit/0"),
+        .init(
+            "use names an unrelated model",
+            [#"{"name":"A","classForDictionary":[{"when":{"has":"b"},"use":"B"}]}"#, #"{"name":"B"}"#],
+            at: "doc0.json /classForDictionary/0/use"),
+        .init(
+            "use names the parent",
+            [#"{"name":"A"}"#, #"{"name":"B","extends":"A","classForDictionary":[{"when":{"has":"a"},"use":"A"}]}"#],
+            at: "doc1.json /classForDictionary/0/use"),
+        .init(
+            "use names a sibling",
+            [
+                #"{"name":"P"}"#, #"{"name":"A","extends":"P","classForDictionary":[{"when":{"has":"b"},"use":"B"}]}"#,
+                #"{"name":"B","extends":"P"}"#,
+            ],
+            at: "doc1.json /classForDictionary/0/use"),
+        .init(
+            "use names an unknown model",
+            [#"{"name":"A","classForDictionary":[{"when":{"has":"b"},"use":"A"},{"when":{"has":"c"},"use":"Nope"}]}"#],
+            at: "doc0.json /classForDictionary/1/use"),
+        .init(
+            "omit names no property",
+            [#"{"name":"A","properties":{"x":"int32"},"transformToJSON":{"omit":["x","y"]}}"#],
+            at: "doc0.json /transformToJSON/omit/1"),
+        .init(
+            "omit names a child's property in the parent",
+            [
+                #"{"name":"A","properties":{"x":"int32"},"transformToJSON":{"omit":["y"]}}"#,
+                #"{"name":"B","extends":"A","properties":{"y":"int32"}}"#,
+            ],
+            at: "doc0.json /transformToJSON/omit/0"),
     ]
 
     @Test(arguments: ruleProblems)
@@ -185,7 +214,8 @@ struct SchemaValidationTests {
 
     @Test
     func acceptsUseOfItselfOrADescendantAndOmitOfInheritedProperties() throws {
-        let registry = try SchemaRegistry.make(#"""
+        let registry = try SchemaRegistry.make(
+            #"""
             {"models":[
               {"name":"A","properties":{"kind":"string"},
                "classForDictionary":[{"when":{"key":"kind","equals":"c"},"use":"C"},{"when":{"has":"x"},"use":"A"}]},
@@ -198,8 +228,10 @@ struct SchemaValidationTests {
 
     // MARK: - Patterns and date patterns
 
-    @Test(arguments: [#"(?=a)"#, #"a(?!b)"#, #"(?<=a)b"#, #"(a)\1"#, #"\bword"#, #"\p{L}"#, #"(?<n>a)"#, #"(?i)a"#,
-                      "[a", "a)", "a{1001}", "a{2,1}", "*a", #"\"#, "(a{1000}){1000}"])
+    @Test(arguments: [
+        #"(?=a)"#, #"a(?!b)"#, #"(?<=a)b"#, #"(a)\1"#, #"\bword"#, #"\p{L}"#, #"(?<n>a)"#, #"(?i)a"#,
+        "[a", "a)", "a{1001}", "a{2,1}", "*a", #"\"#, "(a{1000}){1000}",
+    ])
     func reportsUnsupportedPatterns(_ pattern: String) {
         let properties = #"{"x":{"type":"string","pattern":"# + JSONValue.string(pattern).text + "}}"
         Self.expectReported(.init(pattern, properties: properties, at: "/properties/x/pattern"))
@@ -211,24 +243,35 @@ struct SchemaValidationTests {
         #expect(Self.problems([#"{"name":"A","properties":"# + properties + "}"]) == [])
     }
 
-    @Test(arguments: ["yyyy-MM-dd G", "yyyy Q", "YYYY-MM-dd", "yyyy-ww", "yyyy-D", "kk:mm", "KK:mm", "HH:mm z",
-                      "yyyy-MM-dd'T'HH:mm VV", "u-MM-dd", "LLLL yyyy", "e yyyy", "'open", "yyyy-MM-ddTHH:mm"])
+    @Test(arguments: [
+        "yyyy-MM-dd G", "yyyy Q", "YYYY-MM-dd", "yyyy-ww", "yyyy-D", "kk:mm", "KK:mm", "HH:mm z",
+        "yyyy-MM-dd'T'HH:mm VV", "u-MM-dd", "LLLL yyyy", "e yyyy", "'open", "yyyy-MM-ddTHH:mm",
+    ])
     func reportsUnsupportedDatePatternSymbols(_ pattern: String) {
         let format = JSONValue.string(pattern).text
-        Self.expectReported(.init("string form", properties: #"{"d":{"type":"date","dateFormat":\#(format)}}"#,
-                                  at: "/properties/d/dateFormat"))
-        Self.expectReported(.init("input", properties: #"{"d":{"type":"date","dateFormat":{"input":["iso8601",\#(format)]}}}"#,
-                                  at: "/properties/d/dateFormat/input/1"))
-        Self.expectReported(.init("output", properties: #"{"d":{"type":"date","dateFormat":{"output":\#(format)}}}"#,
-                                  at: "/properties/d/dateFormat/output"))
+        Self.expectReported(
+            .init(
+                "string form", properties: #"{"d":{"type":"date","dateFormat":\#(format)}}"#,
+                at: "/properties/d/dateFormat"))
+        Self.expectReported(
+            .init(
+                "input", properties: #"{"d":{"type":"date","dateFormat":{"input":["iso8601",\#(format)]}}}"#,
+                at: "/properties/d/dateFormat/input/1"))
+        Self.expectReported(
+            .init(
+                "output", properties: #"{"d":{"type":"date","dateFormat":{"output":\#(format)}}}"#,
+                at: "/properties/d/dateFormat/output"))
     }
 
-    @Test(arguments: ["yyyy", "yy", "M", "MM", "MMM", "MMMM", "d", "dd", "E", "EE", "EEE", "EEEE", "H", "HH", "h",
-                      "hh", "a", "m", "mm", "s", "ss", "S", "SS", "SSS", "SSSS", "SSSSS", "SSSSSS", "Z", "ZZZZZ", "X",
-                      "XXX", "'T'", "''"])
+    @Test(arguments: [
+        "yyyy", "yy", "M", "MM", "MMM", "MMMM", "d", "dd", "E", "EE", "EEE", "EEEE", "H", "HH", "h",
+        "hh", "a", "m", "mm", "s", "ss", "S", "SS", "SSS", "SSSS", "SSSSS", "SSSSSS", "Z", "ZZZZZ", "X",
+        "XXX", "'T'", "''",
+    ])
     func acceptsEverySupportedDatePatternSymbol(_ symbol: String) {
         let format = JSONValue.string("yyyy-MM-dd HH " + symbol).text
-        let document = #"{"name":"A","properties":{"d":{"type":"date","dateFormat":{"input":[\#(format)],"output":\#(format)}}}}"#
+        let document =
+            #"{"name":"A","properties":{"d":{"type":"date","dateFormat":{"input":[\#(format)],"output":\#(format)}}}}"#
         #expect(Self.problems([document]) == [])
     }
 
@@ -238,41 +281,63 @@ struct SchemaValidationTests {
         .init("int32 from a word", properties: #"{"x":{"type":"int32","default":"abc"}}"#, at: "/properties/x/default"),
         .init("int8 out of range", properties: #"{"x":{"type":"int8","default":300}}"#, at: "/properties/x/default"),
         .init("bool from an array", properties: #"{"x":{"type":"bool","default":[]}}"#, at: "/properties/x/default"),
-        .init("number from a word", properties: #"{"x":{"type":"number","default":"abc"}}"#, at: "/properties/x/default"),
-        .init("decimal of 39 digits",
-              properties: #"{"x":{"type":"decimal","default":123456789012345678901234567890123456789}}"#,
-              at: "/properties/x/default"),
-        .init("string from an object", properties: #"{"x":{"type":"string","default":{}}}"#, at: "/properties/x/default"),
-        .init("url with a space", properties: #"{"x":{"type":"url","default":"http://exa mple.com"}}"#,
-              at: "/properties/x/default"),
-        .init("date from a word", properties: #"{"x":{"type":"date","default":"yesterday"}}"#, at: "/properties/x/default"),
-        .init("base64 data", properties: #"{"x":{"type":"data","encoding":"base64","default":"!!!"}}"#,
-              at: "/properties/x/default"),
-        .init("array from a string", properties: #"{"x":{"type":"array","of":"int32","default":"x"}}"#,
-              at: "/properties/x/default"),
-        .init("model from a number", [#"{"name":"A","properties":{"b":{"type":"B","default":5}}}"#, #"{"name":"B"}"#],
-              at: "doc0.json /properties/b/default"),
+        .init(
+            "number from a word", properties: #"{"x":{"type":"number","default":"abc"}}"#, at: "/properties/x/default"),
+        .init(
+            "decimal of 39 digits",
+            properties: #"{"x":{"type":"decimal","default":123456789012345678901234567890123456789}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "string from an object", properties: #"{"x":{"type":"string","default":{}}}"#, at: "/properties/x/default"),
+        .init(
+            "url with a space", properties: #"{"x":{"type":"url","default":"http://exa mple.com"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "date from a word", properties: #"{"x":{"type":"date","default":"yesterday"}}"#, at: "/properties/x/default"
+        ),
+        .init(
+            "base64 data", properties: #"{"x":{"type":"data","encoding":"base64","default":"!!!"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "array from a string", properties: #"{"x":{"type":"array","of":"int32","default":"x"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "model from a number", [#"{"name":"A","properties":{"b":{"type":"B","default":5}}}"#, #"{"name":"B"}"#],
+            at: "doc0.json /properties/b/default"),
     ]
 
     @Test(arguments: defaultsThatDoNotConvert)
     func reportsDefaultsThatDoNotConvert(_ testCase: Case) { Self.expectReported(testCase) }
 
     static let defaultsThatFailConstraints: [Case] = [
-        .init("below minimum", properties: #"{"x":{"type":"int32","minimum":10,"default":5}}"#, at: "/properties/x/default"),
-        .init("above decimal maximum", properties: #"{"x":{"type":"decimal","maximum":1.5,"default":1.51}}"#,
-              at: "/properties/x/default"),
-        .init("too long", properties: #"{"x":{"type":"string","maxLength":2,"default":"abc"}}"#, at: "/properties/x/default"),
-        .init("too few elements", properties: #"{"x":{"type":"array","of":"int32","minLength":2,"default":[1]}}"#,
-              at: "/properties/x/default"),
-        .init("pattern", properties: #"{"x":{"type":"string","pattern":"^a","default":"ba"}}"#, at: "/properties/x/default"),
-        .init("enum", properties: #"{"x":{"type":"string","enum":["x","y"],"default":"z"}}"#, at: "/properties/x/default"),
-        .init("date minimum",
-              properties: #"{"x":{"type":"date","minimum":"2020-01-01","default":"2019-12-31T23:59:59Z"}}"#,
-              at: "/properties/x/default"),
-        .init("nested required property",
-              [#"{"name":"A","properties":{"b":{"type":"B","default":{}}}}"#,
-               #"{"name":"B","properties":{"y":{"type":"int32","required":true}}}"#],
-              at: "doc0.json /properties/b/default"),
+        .init(
+            "below minimum", properties: #"{"x":{"type":"int32","minimum":10,"default":5}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "above decimal maximum", properties: #"{"x":{"type":"decimal","maximum":1.5,"default":1.51}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "too long", properties: #"{"x":{"type":"string","maxLength":2,"default":"abc"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "too few elements", properties: #"{"x":{"type":"array","of":"int32","minLength":2,"default":[1]}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "pattern", properties: #"{"x":{"type":"string","pattern":"^a","default":"ba"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "enum", properties: #"{"x":{"type":"string","enum":["x","y"],"default":"z"}}"#, at: "/properties/x/default"),
+        .init(
+            "date minimum",
+            properties: #"{"x":{"type":"date","minimum":"2020-01-01","default":"2019-12-31T23:59:59Z"}}"#,
+            at: "/properties/x/default"),
+        .init(
+            "nested required property",
+            [
+                #"{"name":"A","properties":{"b":{"type":"B","default":{}}}}"#,
+                #"{"name":"B","properties":{"y":{"type":"int32","required":true}}}"#,
+            ],
+            at: "doc0.json /properties/b/default"),
     ]
 
     @Test(arguments: defaultsThatFailConstraints)
@@ -280,13 +345,16 @@ struct SchemaValidationTests {
 
     @Test
     func reportsRequiredCombinedWithDefault() {
-        Self.expectReported(.init("required", properties: #"{"x":{"type":"int32","required":true,"default":1}}"#,
-                                  at: "/properties/x/default", "/properties/x/required"))
+        Self.expectReported(
+            .init(
+                "required", properties: #"{"x":{"type":"int32","required":true,"default":1}}"#,
+                at: "/properties/x/default", "/properties/x/required"))
     }
 
     @Test
     func convertsValidDefaultsIntoTheOutput() throws {
-        let registry = try SchemaRegistry.make(#"""
+        let registry = try SchemaRegistry.make(
+            #"""
             {"models":[
               {"name":"A","properties":{
                 "n":{"type":"int8","minimum":1,"maximum":10,"default":10},
@@ -300,26 +368,38 @@ struct SchemaValidationTests {
     // MARK: - Constraint operands
 
     static let operandProblems: [Case] = [
-        .init("minimum from a word", properties: #"{"x":{"type":"int32","minimum":"abc"}}"#, at: "/properties/x/minimum"),
+        .init(
+            "minimum from a word", properties: #"{"x":{"type":"int32","minimum":"abc"}}"#, at: "/properties/x/minimum"),
         .init("minimum in a string", properties: #"{"x":{"type":"int32","minimum":"5"}}"#, at: "/properties/x/minimum"),
-        .init("int8 maximum out of range", properties: #"{"x":{"type":"int8","maximum":1000}}"#,
-              at: "/properties/x/maximum"),
-        .init("int32 minimum with a fraction", properties: #"{"x":{"type":"int32","minimum":1.5}}"#,
-              at: "/properties/x/minimum"),
-        .init("date minimum from a word", properties: #"{"x":{"type":"date","minimum":"yesterday"}}"#,
-              at: "/properties/x/minimum"),
-        .init("enum entry from a word", properties: #"{"x":{"type":"int32","enum":[1,"x"]}}"#, at: "/properties/x/enum/1"),
+        .init(
+            "int8 maximum out of range", properties: #"{"x":{"type":"int8","maximum":1000}}"#,
+            at: "/properties/x/maximum"),
+        .init(
+            "int32 minimum with a fraction", properties: #"{"x":{"type":"int32","minimum":1.5}}"#,
+            at: "/properties/x/minimum"),
+        .init(
+            "date minimum from a word", properties: #"{"x":{"type":"date","minimum":"yesterday"}}"#,
+            at: "/properties/x/minimum"),
+        .init(
+            "enum entry from a word", properties: #"{"x":{"type":"int32","enum":[1,"x"]}}"#, at: "/properties/x/enum/1"),
         .init("enum entry coerced", properties: #"{"x":{"type":"int32","enum":[1,"2"]}}"#, at: "/properties/x/enum/1"),
-        .init("minLength negative", properties: #"{"x":{"type":"string","minLength":-1}}"#, at: "/properties/x/minLength"),
-        .init("maxLength fraction", properties: #"{"x":{"type":"string","maxLength":1.5}}"#, at: "/properties/x/maxLength"),
-        .init("minLength string", properties: #"{"x":{"type":"string","minLength":"3"}}"#, at: "/properties/x/minLength"),
+        .init(
+            "minLength negative", properties: #"{"x":{"type":"string","minLength":-1}}"#, at: "/properties/x/minLength"),
+        .init(
+            "maxLength fraction", properties: #"{"x":{"type":"string","maxLength":1.5}}"#, at: "/properties/x/maxLength"
+        ),
+        .init(
+            "minLength string", properties: #"{"x":{"type":"string","minLength":"3"}}"#, at: "/properties/x/minLength"),
         .init("pattern not a string", properties: #"{"x":{"type":"string","pattern":5}}"#, at: "/properties/x/pattern"),
-        .init("element operand", properties: #"{"x":{"type":"array","of":{"type":"int32","minimum":"x"}}}"#,
-              at: "/properties/x/of/minimum"),
+        .init(
+            "element operand", properties: #"{"x":{"type":"array","of":{"type":"int32","minimum":"x"}}}"#,
+            at: "/properties/x/of/minimum"),
         .init("pattern on int32", properties: #"{"x":{"type":"int32","pattern":"^1"}}"#, at: "/properties/x/pattern"),
         .init("pattern on bool", properties: #"{"x":{"type":"bool","pattern":"^t"}}"#, at: "/properties/x/pattern"),
-        .init("minLength on number", properties: #"{"x":{"type":"number","minLength":1}}"#, at: "/properties/x/minLength"),
-        .init("maxLength on int32", properties: #"{"x":{"type":"int32","maxLength":1}}"#, at: "/properties/x/maxLength"),
+        .init(
+            "minLength on number", properties: #"{"x":{"type":"number","minLength":1}}"#, at: "/properties/x/minLength"),
+        .init(
+            "maxLength on int32", properties: #"{"x":{"type":"int32","maxLength":1}}"#, at: "/properties/x/maxLength"),
         .init("minimum on string", properties: #"{"x":{"type":"string","minimum":1}}"#, at: "/properties/x/minimum"),
         .init("maximum on array", properties: #"{"x":{"type":"array","maximum":1}}"#, at: "/properties/x/maximum"),
     ]
@@ -370,8 +450,9 @@ struct SchemaValidationTests {
         var limits = SchemaLimits()
         limits.maxPropertiesPerModel = 3
         #expect(Self.problems([Self.model(properties: 3)], limits: limits) == [])
-        Self.expectReported(.init("4 of 3", [Self.model(properties: 4)], at: "doc0.json /properties", "doc0.json "),
-                            limits: limits)
+        Self.expectReported(
+            .init("4 of 3", [Self.model(properties: 4)], at: "doc0.json /properties", "doc0.json "),
+            limits: limits)
         Self.expectReported(.init("1,001", [Self.model(properties: 1_001)], at: "doc0.json /properties", "doc0.json "))
         #expect(Self.problems([Self.model(properties: 1_000)]) == [])
     }
@@ -411,17 +492,23 @@ struct SchemaValidationTests {
     // MARK: - Model defaults
 
     static let defaultCycles: [Case] = [
-        .init("a model's own default", [#"{"name":"A","properties":{"next":{"type":"A","default":{}}}}"#],
-              at: "doc0.json /properties/next/default"),
-        .init("two models",
-              [#"{"name":"A","properties":{"b":{"type":"B","default":{}}}}"#,
-               #"{"name":"B","properties":{"a":{"type":"A","default":{}}}}"#],
-              at: "doc0.json /properties/b/default", "doc1.json /properties/a/default"),
-        .init("through an array", [#"{"name":"A","properties":{"list":{"type":"array","of":"A","default":[{}]}}}"#],
-              at: "doc0.json /properties/list/default"),
-        .init("through an inherited default",
-              [#"{"name":"P","properties":{"c":{"type":"C","default":{}}}}"#, #"{"name":"C","extends":"P"}"#],
-              at: "doc0.json /properties/c/default"),
+        .init(
+            "a model's own default", [#"{"name":"A","properties":{"next":{"type":"A","default":{}}}}"#],
+            at: "doc0.json /properties/next/default"),
+        .init(
+            "two models",
+            [
+                #"{"name":"A","properties":{"b":{"type":"B","default":{}}}}"#,
+                #"{"name":"B","properties":{"a":{"type":"A","default":{}}}}"#,
+            ],
+            at: "doc0.json /properties/b/default", "doc1.json /properties/a/default"),
+        .init(
+            "through an array", [#"{"name":"A","properties":{"list":{"type":"array","of":"A","default":[{}]}}}"#],
+            at: "doc0.json /properties/list/default"),
+        .init(
+            "through an inherited default",
+            [#"{"name":"P","properties":{"c":{"type":"C","default":{}}}}"#, #"{"name":"C","extends":"P"}"#],
+            at: "doc0.json /properties/c/default"),
     ]
 
     @Test(arguments: defaultCycles)
@@ -432,57 +519,70 @@ struct SchemaValidationTests {
     @Test
     func acceptsModelDefaultsThatEndWhereTheDataEnds() throws {
         let registry = try SchemaRegistry.make(
-            #"{"name":"A","properties":{"n":"int32","next":{"type":"A","default":{"n":1,"next":{"n":2,"next":null}}}}}"#)
+            #"{"name":"A","properties":{"n":"int32","next":{"type":"A","default":{"n":1,"next":{"n":2,"next":null}}}}}"#
+        )
         #expect(registry.current.converted("A", "{}") == #"{"n":0,"next":{"n":1,"next":{"n":2}}}"#)
         #expect(registry.current.converted("A", #"{"next":null}"#) == #"{"n":0}"#)
-        #expect(registry.current.converted("A", #"{"next":{"n":5}}"#)
-            == #"{"n":0,"next":{"n":5,"next":{"n":1,"next":{"n":2}}}}"#)
+        #expect(
+            registry.current.converted("A", #"{"next":{"n":5}}"#)
+                == #"{"n":0,"next":{"n":5,"next":{"n":1,"next":{"n":2}}}}"#)
     }
 
     /// `{"s": "…"}` with `count` bytes in model form.
     static func modelDefault(bytes count: Int) -> [String] {
         let value = String(repeating: "x", count: count - #"{"s":""}"#.utf8.count)
-        return [#"{"name":"A","properties":{"b":{"type":"B","default":{"s":"\#(value)"}}}}"#,
-                #"{"name":"B","properties":{"s":"string"}}"#]
+        return [
+            #"{"name":"A","properties":{"b":{"type":"B","default":{"s":"\#(value)"}}}}"#,
+            #"{"name":"B","properties":{"s":"string"}}"#,
+        ]
     }
 
     @Test
     func limitsTheConvertedFormOfADefaultTo64KiB() {
         #expect(Self.problems(Self.modelDefault(bytes: 65_536)) == [])
-        Self.expectReported(.init("64 KiB + 1", Self.modelDefault(bytes: 65_537), at: "doc0.json /properties/b/default"))
+        Self.expectReported(
+            .init("64 KiB + 1", Self.modelDefault(bytes: 65_537), at: "doc0.json /properties/b/default"))
     }
 
     // MARK: - Every problem at once
 
     @Test
     func reportsEveryDecodingProblemOfOneFile() {
-        let problems = Self.problems([#"""
+        let problems = Self.problems([
+            #"""
             {"name":"A","properties":{
               "a":{"type":"int32","key":""},
               "b":{"type":"string","pattern":"(?=x)"},
               "c":{"type":"date","dateFormat":"yyyy G"},
               "d":{"type":"int32","required":true,"default":1}}}
-            """#])
+            """#
+        ])
         let found = Set(Self.located(problems))
         #expect(found.contains("doc0.json /properties/a/key"), "\(problems)")
         #expect(found.contains("doc0.json /properties/b/pattern"), "\(problems)")
         #expect(found.contains("doc0.json /properties/c/dateFormat"), "\(problems)")
-        #expect(found.contains("doc0.json /properties/d/default") || found.contains("doc0.json /properties/d/required"),
-                "\(problems)")
+        #expect(
+            found.contains("doc0.json /properties/d/default") || found.contains("doc0.json /properties/d/required"),
+            "\(problems)")
     }
 
     @Test
     func reportsProblemsOfEveryFile() {
-        let problems = Self.problems([#"{"name":"1A"}"#, #"{"name":"B","properties":{"x":{"type":"int32","key":""}}}"#,
-                                      #"{"name":"C"}"#, #"{"name":"string"}"#])
-        #expect(Set(Self.located(problems)) == ["doc0.json /name", "doc1.json /properties/x/key", "doc3.json /name"],
-                "\(problems)")
+        let problems = Self.problems([
+            #"{"name":"1A"}"#, #"{"name":"B","properties":{"x":{"type":"int32","key":""}}}"#,
+            #"{"name":"C"}"#, #"{"name":"string"}"#,
+        ])
+        #expect(
+            Set(Self.located(problems)) == ["doc0.json /name", "doc1.json /properties/x/key", "doc3.json /name"],
+            "\(problems)")
     }
 
     @Test
     func reportsReferenceProblemsBesideDecodingProblems() {
-        let problems = Self.problems([#"{"name":"string"}"#, #"{"name":"B","properties":{"x":"Nope"}}"#,
-                                      #"{"name":"C","extends":"Nope"}"#])
+        let problems = Self.problems([
+            #"{"name":"string"}"#, #"{"name":"B","properties":{"x":"Nope"}}"#,
+            #"{"name":"C","extends":"Nope"}"#,
+        ])
         let found = Set(Self.located(problems))
         #expect(found.contains("doc0.json /name"), "\(problems)")
         #expect(found.contains("doc1.json /properties/x"), "\(problems)")
@@ -523,31 +623,38 @@ struct SchemaValidationTests {
 
     @Test
     func reportsOperandAndDefaultProblemsOfOneModelTogether() {
-        let problems = Self.problems([#"""
+        let problems = Self.problems([
+            #"""
             {"name":"A","properties":{
               "a":{"type":"int32","minimum":"x"},
               "b":{"type":"number","minLength":1},
               "c":{"type":"int32","maximum":3,"default":4},
               "d":{"type":"url","default":"a b"}}}
-            """#])
-        #expect(Set(Self.located(problems)) == ["doc0.json /properties/a/minimum", "doc0.json /properties/b/minLength",
-                                               "doc0.json /properties/c/default", "doc0.json /properties/d/default"],
-                "\(problems)")
+            """#
+        ])
+        #expect(
+            Set(Self.located(problems)) == [
+                "doc0.json /properties/a/minimum", "doc0.json /properties/b/minLength",
+                "doc0.json /properties/c/default", "doc0.json /properties/d/default",
+            ],
+            "\(problems)")
     }
 
     // MARK: - Sound sets load
 
     @Test
     func loadsABundleWithInheritanceAndReferences() throws {
-        let registry = try SchemaRegistry.make(#"""
+        let registry = try SchemaRegistry.make(
+            #"""
             {"models":[
               {"name":"Book","extends":"Item","properties":{"author":"Author","name":{"type":"string","key":"n"}}},
               {"name":"Item","properties":{"id":"int64","name":"string"}},
               {"name":"Author","properties":{"name":"string","books":{"type":"array","of":"Book"}}}]}
             """#)
         #expect(registry.current.modelNames == ["Author", "Book", "Item"])
-        #expect(registry.current.converted("Book", #"{"id":1,"n":"B","author":{"name":"A","books":[{"id":2}]}}"#)
-            == #"{"id":1,"name":"B","author":{"name":"A","books":[{"id":2}]}}"#)
+        #expect(
+            registry.current.converted("Book", #"{"id":1,"n":"B","author":{"name":"A","books":[{"id":2}]}}"#)
+                == #"{"id":1,"name":"B","author":{"name":"A","books":[{"id":2}]}}"#)
     }
 
     @Test
@@ -555,8 +662,9 @@ struct SchemaValidationTests {
         let registry = try SchemaRegistry.make(
             #"{"name":"Node","properties":{"v":"int32","next":"Node","kids":{"type":"array","of":"Node"}}}"#)
         let input = #"{"v":1,"next":{"v":2,"next":{"v":3}},"kids":[{"v":4,"kids":[{"v":5}]}]}"#
-        #expect(registry.current.converted("Node", input)
-            == #"{"v":1,"next":{"v":2,"next":{"v":3}},"kids":[{"v":4,"kids":[{"v":5}]}]}"#)
+        #expect(
+            registry.current.converted("Node", input)
+                == #"{"v":1,"next":{"v":2,"next":{"v":3}},"kids":[{"v":4,"kids":[{"v":5}]}]}"#)
     }
 
     @Test
@@ -565,8 +673,9 @@ struct SchemaValidationTests {
             #"{"name":"Person","properties":{"name":"string","pet":"Pet"}}"#,
             #"{"name":"Pet","properties":{"name":"string","owner":"Person","vet":"Vet"}}"#,
             #"{"name":"Vet","extends":"Person"}"#)
-        #expect(registry.current.converted("Person", #"{"name":"a","pet":{"owner":{"name":"b","pet":{"name":"c"}}}}"#)
-            == #"{"name":"a","pet":{"owner":{"name":"b","pet":{"name":"c"}}}}"#)
+        #expect(
+            registry.current.converted("Person", #"{"name":"a","pet":{"owner":{"name":"b","pet":{"name":"c"}}}}"#)
+                == #"{"name":"a","pet":{"owner":{"name":"b","pet":{"name":"c"}}}}"#)
     }
 }
 

@@ -13,7 +13,9 @@ struct ArrayAppendingTests {
             for count in 0...source.count {
                 var out = [UInt8](repeating: 0xEE, count: prefix)
                 source.withUnsafeBytes { out.append(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                #expect(out == [UInt8](repeating: 0xEE, count: prefix) + source[0..<count], "prefix \(prefix), count \(count)")
+                #expect(
+                    out == [UInt8](repeating: 0xEE, count: prefix) + source[0..<count],
+                    "prefix \(prefix), count \(count)")
             }
         }
     }
@@ -33,8 +35,10 @@ struct ArrayAppendingTests {
     }
 
     /// Every digit count and both signs, against Swift's own decimal text.
-    @Test(arguments: [0, 7, 10, 99, 100, 200, 404, 1_337, 65_535, -1, -10, -999, Int.max, Int.min, Int.max - 1,
-                      Int.min + 1])
+    @Test(arguments: [
+        0, 7, 10, 99, 100, 200, 404, 1_337, 65_535, -1, -10, -999, Int.max, Int.min, Int.max - 1,
+        Int.min + 1,
+    ])
     func appendsDecimalIntegers(_ value: Int) {
         var out = Array("x".utf8)
         out.append(decimal: value)

@@ -14,8 +14,9 @@ struct OutputBufferTests {
             for count in 0...source.count {
                 out.append(UInt8(truncatingIfNeeded: count))
                 out.append(bytes: UnsafeRawBufferPointer(rebasing: source[0..<count]))
-                out.append(bytes: UnsafeRawBufferPointer(rebasing: source[count...]),
-                           UnsafeRawBufferPointer(rebasing: source[0..<(count / 2)]))
+                out.append(
+                    bytes: UnsafeRawBufferPointer(rebasing: source[count...]),
+                    UnsafeRawBufferPointer(rebasing: source[0..<(count / 2)]))
                 out.append(count: count % 7) { buffer in
                     for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: index &+ count) }
                 }
@@ -52,7 +53,8 @@ struct OutputBufferTests {
     }
 
     @Test func truncatesReplacesAndInserts() {
-        var buffer = OutputBuffer(capacity: 16)  // (a `var`: `append(contentsOf:)` is a `ByteSink` extension, `mutating`)
+        // (a `var`: `append(contentsOf:)` is a `ByteSink` extension, `mutating`)
+        var buffer = OutputBuffer(capacity: 16)
         buffer.append(contentsOf: Array("hello world, all".utf8))
         #expect(buffer.count == 16 && buffer.capacity == 16)
         buffer.insert(Array(">> ".utf8), at: 0)  // moves every byte up, growing the buffer

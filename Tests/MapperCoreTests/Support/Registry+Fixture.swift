@@ -15,7 +15,8 @@ extension SchemaRegistry {
     /// The problems of a schema set that must be rejected.
     static func problems(_ documents: String...) -> [SchemaProblem] {
         do {
-            try SchemaRegistry().load(documents.enumerated().map { SchemaFile(name: "doc\($0).json", bytes: Array($1.utf8)) })
+            try SchemaRegistry().load(
+                documents.enumerated().map { SchemaFile(name: "doc\($0).json", bytes: Array($1.utf8)) })
             return []
         } catch {
             return error.problems
@@ -38,8 +39,10 @@ struct Outcome: Equatable, CustomStringConvertible {
 }
 
 extension RegistrySnapshot {
-    func run(_ model: String, _ input: String, mode: ConversionOptions.Mode = .lax, output: ConversionOptions.Form = .model,
-             input form: ConversionOptions.Form = .wire, hash: Bool = false) -> Outcome {
+    func run(
+        _ model: String, _ input: String, mode: ConversionOptions.Mode = .lax, output: ConversionOptions.Form = .model,
+        input form: ConversionOptions.Form = .wire, hash: Bool = false
+    ) -> Outcome {
         var options = ConversionOptions()
         options.mode = mode
         options.output = output
@@ -48,13 +51,15 @@ extension RegistrySnapshot {
         let result = convertBothWays(Array(input.utf8), model: model, options: options)
         switch result {
         case .success(let converted):
-            return Outcome(status: 200, body: String(decoding: converted.body, as: UTF8.self),
-                           entries: Outcome.entries(converted.diagnostics))
+            return Outcome(
+                status: 200, body: String(decoding: converted.body, as: UTF8.self),
+                entries: Outcome.entries(converted.diagnostics))
         case .failure(let error):
             var entries: [String] = []
             if case .validationFailed(let report) = error { entries = Outcome.entries(report.entries) }
-            return Outcome(status: error.status, body: String(decoding: error.body(requestId: nil), as: UTF8.self),
-                           entries: entries)
+            return Outcome(
+                status: error.status, body: String(decoding: error.body(requestId: nil), as: UTF8.self),
+                entries: entries)
         }
     }
 
@@ -67,11 +72,16 @@ extension RegistrySnapshot {
     /// CLI's setting, under which warnings keep coded paths): the two must agree on everything that setting
     /// answers — the body, the warning count and the codes of a success, every byte of a failure. Every conversion
     /// test that goes through `run` or `produce` checks this.
-    func convertBothWays(_ bytes: [UInt8], model: String, options: ConversionOptions) -> Result<Converted, MappingError> {
-        let kept = bytes.withUnsafeBytes { body in Result { () throws(MappingError) in try convert(body, model: model, options: options) } }
+    func convertBothWays(_ bytes: [UInt8], model: String, options: ConversionOptions) -> Result<Converted, MappingError>
+    {
+        let kept = bytes.withUnsafeBytes { body in
+            Result { () throws(MappingError) in try convert(body, model: model, options: options) }
+        }
         var lean = options
         lean.keepsEntries = false
-        let coded = bytes.withUnsafeBytes { body in Result { () throws(MappingError) in try convert(body, model: model, options: lean) } }
+        let coded = bytes.withUnsafeBytes { body in
+            Result { () throws(MappingError) in try convert(body, model: model, options: lean) }
+        }
         switch (kept, coded) {
         case (.success(let kept), .success(let coded)):
             #expect(coded.body == kept.body, "body with keepsEntries off")

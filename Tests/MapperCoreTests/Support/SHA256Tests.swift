@@ -81,7 +81,8 @@ struct SHA256Tests {
 
     @Test(arguments: paddingBoundaries, engines)
     func padsCorrectlyAroundBlockBoundaries(_ boundary: (length: Int, digest: String), _ engine: SHA256.Engine) {
-        #expect(hex(Self.digest([UInt8](repeating: UInt8(ascii: "a"), count: boundary.length), engine)) == boundary.digest)
+        #expect(
+            hex(Self.digest([UInt8](repeating: UInt8(ascii: "a"), count: boundary.length), engine)) == boundary.digest)
     }
 
     /// The hardware rounds against the portable ones on every length up to five blocks, bytes of every value, fed

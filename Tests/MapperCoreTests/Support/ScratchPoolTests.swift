@@ -35,7 +35,8 @@ struct ScratchPoolTests {
     /// first time, whatever size came before.
     @Test func conversionsInTurnGiveTheirOwnResults() throws {
         let snapshot = try SchemaRegistry.make(
-            #"{"name":"N","properties":{"v":"int32","kids":{"type":"array","of":"N"},"s":"string"}}"#).current
+            #"{"name":"N","properties":{"v":"int32","kids":{"type":"array","of":"N"},"s":"string"}}"#
+        ).current
         let bodies = [
             #"{"v":"1","kids":[{"v":2,"kids":[{"v":3}]},{"s":"x","v":4}]}"#,
             #"{"s":"only"}"#,
@@ -43,7 +44,9 @@ struct ScratchPoolTests {
         ]
         let first = bodies.map { snapshot.run("N", $0) }
         for _ in 0..<3 {
-            for (body, expected) in zip(bodies.reversed(), first.reversed()) { #expect(snapshot.run("N", body) == expected) }
+            for (body, expected) in zip(bodies.reversed(), first.reversed()) {
+                #expect(snapshot.run("N", body) == expected)
+            }
         }
         #expect(first[0].entries == ["/v coerced"])
     }
@@ -54,11 +57,13 @@ struct ScratchPoolTests {
     @Test func anOutputBufferGrownPastTheLimitIsReplacedInThePool() throws {
         let snapshot = try SchemaRegistry.make(#"{"name":"T","properties":{"s":"string"}}"#).current
         let large = String(repeating: "x", count: Converter.largestKeptOutput + 1_000)
-        #expect(snapshot.run("T", #"{"s":"\#(large)"}"#) == Outcome(status: 200, body: #"{"s":"\#(large)"}"#, entries: []))
+        #expect(
+            snapshot.run("T", #"{"s":"\#(large)"}"#) == Outcome(status: 200, body: #"{"s":"\#(large)"}"#, entries: []))
         // The next converter on this thread takes the set just given back (the pool hands out its last one).
-        let converter = Converter(snapshot: snapshot, options: ConversionOptions(),
-                                  input: UnsafeRawBufferPointer(start: nil, count: 0),
-                                  tokens: UnsafeBufferPointer(start: nil, count: 0), outputCapacity: 16)
+        let converter = Converter(
+            snapshot: snapshot, options: ConversionOptions(),
+            input: UnsafeRawBufferPointer(start: nil, count: 0),
+            tokens: UnsafeBufferPointer(start: nil, count: 0), outputCapacity: 16)
         #expect(converter.out.capacity <= Converter.largestKeptOutput)
         converter.recycleScratch()
         #expect(snapshot.run("T", #"{"s":"y"}"#) == Outcome(status: 200, body: #"{"s":"y"}"#, entries: []))

@@ -15,10 +15,12 @@ func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) 
     if let stackSize { pthread_attr_setstacksize(attributes, stackSize) }
     let context = Unmanaged.passRetained(ThreadContext(body)).toOpaque()
     var thread: pthread_t = 0
-    let status = pthread_create(&thread, attributes, { raw in
-        Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, attributes,
+        { raw in
+            Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
     precondition(status == 0, "pthread_create failed: \(status)")
     return thread
 }

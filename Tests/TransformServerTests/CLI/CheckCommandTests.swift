@@ -36,7 +36,8 @@ import Testing
     @Test func reportsAFileThatIsNotJSONWithItsPosition() throws {
         let directory = try ChildProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data("{\"name\": \"A\",\n \"properties\": {,}}".utf8).write(to: directory.appendingPathComponent("bad.json"))
+        try Data("{\"name\": \"A\",\n \"properties\": {,}}".utf8).write(
+            to: directory.appendingPathComponent("bad.json"))
         let result = try ChildProcess.run(["check", directory.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("bad.json: /: invalid JSON at line 2, column 17"))

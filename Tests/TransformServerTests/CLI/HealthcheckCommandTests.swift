@@ -25,8 +25,11 @@ import Testing
 
     @Test func thePortFlagWinsAndAClosedPortFails() throws {
         let server = try ServerProcess()
-        #expect(try ChildProcess.run(["healthcheck", "--port", String(server.port)],
-                                     environment: ["TRANSFORM_LISTEN_PORT": "1"]).status == 0)
+        #expect(
+            try ChildProcess.run(
+                ["healthcheck", "--port", String(server.port)],
+                environment: ["TRANSFORM_LISTEN_PORT": "1"]
+            ).status == 0)
         #expect(try ChildProcess.run(["healthcheck"], environment: ["TRANSFORM_LISTEN_PORT": "1"]).status == 1)
         #expect(try ChildProcess.run(["healthcheck", "http://127.0.0.1:\(server.port)/health"]).status == 0)
     }

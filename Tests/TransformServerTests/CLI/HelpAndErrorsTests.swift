@@ -60,8 +60,10 @@ import Testing
     func aMissingSchemaFolderIsOneLineAndExit2(_ arguments: [String]) throws {
         let result = try ChildProcess.run(arguments, stdin: "{}")
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
-        #expect(Self.message(result.stderr, of: arguments[0]).hasSuffix("The schema directory /nonexistent/schemas does not exist."),
-                "\(result.stderr)")
+        #expect(
+            Self.message(result.stderr, of: arguments[0]).hasSuffix(
+                "The schema directory /nonexistent/schemas does not exist."),
+            "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(!result.stderr.contains("Error"))
     }
@@ -70,11 +72,14 @@ import Testing
         let directory = try ChildProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("{}".utf8).write(to: directory.appendingPathComponent("server.json"))
-        for arguments in [["serve", "--config", directory.path, "--port", "0"], ["convert", "User", "--config", directory.path]] {
+        for arguments in [
+            ["serve", "--config", directory.path, "--port", "0"], ["convert", "User", "--config", directory.path],
+        ] {
             let result = try ChildProcess.run(arguments, stdin: "{}")
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
-            #expect(Self.message(result.stderr, of: arguments[0])
-                .hasSuffix("The schema directory \(directory.path)/schemas does not exist."), "\(result.stderr)")
+            #expect(
+                Self.message(result.stderr, of: arguments[0])
+                    .hasSuffix("The schema directory \(directory.path)/schemas does not exist."), "\(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
     }
@@ -84,7 +89,8 @@ import Testing
         let result = try ChildProcess.run(["check", "config"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "TransformServer check: config is a configuration folder (it holds schemas/ or "
+        #expect(
+            result.stderr == "TransformServer check: config is a configuration folder (it holds schemas/ or "
                 + "server.json), not a schema folder: give config/schemas instead.\n")
     }
 }

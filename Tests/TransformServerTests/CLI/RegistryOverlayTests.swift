@@ -11,7 +11,8 @@ import Testing
         let files = [
             "point.json": #"{"name":"Point","properties":{"x":"int8"}}"#,
             "gone.json": #"{"name":"Gone","properties":{"x":"int8"}}"#,
-            ".registry.json": #"{"models":[{"version":4,"schema":{"name":"Point","properties":{"x":"string"}}}],"deleted":["Gone"]}"#,
+            ".registry.json":
+                #"{"models":[{"version":4,"schema":{"name":"Point","properties":{"x":"string"}}}],"deleted":["Gone"]}"#,
         ]
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let point = try ChildProcess.run(["convert", "Point", "--schemas", directory.path], stdin: #"{"x":5}"#)

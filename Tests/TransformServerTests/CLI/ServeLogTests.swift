@@ -27,7 +27,8 @@ import Testing
     @Test func aBrokenSchemaSetListsEveryProblemAsOneEventEach() throws {
         let directory = try ChildProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(#"{"name":"X","properties":{"a":"int99","b":"nope"}}"#.utf8).write(to: directory.appendingPathComponent("x.json"))
+        try Data(#"{"name":"X","properties":{"a":"int99","b":"nope"}}"#.utf8).write(
+            to: directory.appendingPathComponent("x.json"))
         let result = try ChildProcess.run(["serve", "--schemas", directory.path, "--port", "0"])
         #expect(result.status == 1)
         let reasons = Self.events(result.stderr).compactMap { $0["reason"] as? String }
@@ -37,8 +38,9 @@ import Testing
 
     @Test func theUnknownVariableWarningIsAnEventToo() throws {
         // 192.0.2.1 (TEST-NET-1) is no address of this machine: binding fails after the configuration is read.
-        let result = try ChildProcess.run(["serve", "--host", "192.0.2.1", "--port", "0"],
-                                          environment: ["TRANSFORM_SERVICE_HOST": "transform"])
+        let result = try ChildProcess.run(
+            ["serve", "--host", "192.0.2.1", "--port", "0"],
+            environment: ["TRANSFORM_SERVICE_HOST": "transform"])
         #expect(result.status == 1)
         let events = Self.events(result.stderr)
         #expect(events.map { $0["event"] as? String } == ["configuration_warning", "startup_failed"])

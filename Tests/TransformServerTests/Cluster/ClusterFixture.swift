@@ -3,14 +3,14 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real etcd cluster and TransformServer replicas sharing one registry through it (docs/cluster.md).
 final class ClusterFixture: @unchecked Sendable {
     static let token = "cluster-token"
     static let schemas = [
-        "User.json": #"{"name":"User","properties":{"id":"int64","name":"string"}}"#,
+        "User.json": #"{"name":"User","properties":{"id":"int64","name":"string"}}"#
     ]
 
     let etcd: EtcdCluster
@@ -39,7 +39,9 @@ final class ClusterFixture: @unchecked Sendable {
     }
 
     static func waitUntilReady(_ replica: ServerProcess, seconds: Double = 30) throws {
-        try eventually(seconds, "the replica became ready") { try replica.client().request("GET", "/ready").status == 200 }
+        try eventually(seconds, "the replica became ready") {
+            try replica.client().request("GET", "/ready").status == 200
+        }
     }
 
     /// Polls `condition` every 10 ms until it holds; throws after `seconds`.

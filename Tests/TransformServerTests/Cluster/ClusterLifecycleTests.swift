@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import TransformServer
 
 /// docs/cluster.md, "Version history": each model's kept versions, its version counter and its compatibility
@@ -16,7 +17,9 @@ struct ClusterLifecycleTests {
     }
 
     static func config(_ replica: ServerProcess, _ name: String, _ body: String? = nil) throws -> RawClient.Response {
-        if let body { return try replica.client().request("PUT", "/schemas/\(name)/config", body: body, headers: F.auth) }
+        if let body {
+            return try replica.client().request("PUT", "/schemas/\(name)/config", body: body, headers: F.auth)
+        }
         return try replica.client().request("GET", "/schemas/\(name)/config")
     }
 
@@ -28,8 +31,9 @@ struct ClusterLifecycleTests {
 
     /// The history keys etcd holds for `name`, read straight from etcd.
     static func historyKeys(_ cluster: ClusterFixture, _ name: String) throws -> [String] {
-        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
-                                options: EtcdHTTP.Options())
+        let client = EtcdClient(
+            endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+            options: EtcdHTTP.Options())
         let key = Array("\(cluster.prefix)history/\(name)/".utf8)
         return try client.range(key, end: EtcdClient.prefixEnd(key)).kvs.map { String(decoding: $0.key, as: UTF8.self) }
     }
@@ -48,8 +52,9 @@ struct ClusterLifecycleTests {
         #expect(list.text.contains(#"{"version":3,"#))
         // The same numbers, ETags and creation times on both replicas: all of it comes from etcd.
         #expect(try Self.versions(b, "Point").text == list.text)
-        #expect(try Self.historyKeys(cluster, "Point").sorted()
-            == (1...3).map { "\(cluster.prefix)history/Point/\($0)" })
+        #expect(
+            try Self.historyKeys(cluster, "Point").sorted()
+                == (1...3).map { "\(cluster.prefix)history/Point/\($0)" })
         // A version written by replica b, pinned on replica a (and the reverse).
         let pinned = try a.client().request("POST", "/convert/Point?version=2", body: #"{"id":"7"}"#)
         #expect(pinned.text == #"{"id":7,"note":"two"}"#)
@@ -58,8 +63,9 @@ struct ClusterLifecycleTests {
         #expect(current.header("X-Model-Version") == "3")
         #expect(try b.client().request("GET", "/schemas/Point/versions/1").text.contains(#""default":"one""#))
         // The configuration set on one replica is the one every replica answers, also for a model not there yet.
-        #expect(try Self.config(a, "Point", #"{"compatibility":"backward"}"#).text
-            == #"{"compatibility":"backward","view":"both"}"#)
+        #expect(
+            try Self.config(a, "Point", #"{"compatibility":"backward"}"#).text
+                == #"{"compatibility":"backward","view":"both"}"#)
         #expect(try Self.config(b, "Later", #"{"view":"input"}"#).text == #"{"compatibility":"none","view":"input"}"#)
         try F.eventually(20, "the configuration propagated") {
             try Self.config(b, "Point").text == #"{"compatibility":"backward","view":"both"}"#
@@ -88,18 +94,24 @@ struct ClusterLifecycleTests {
         let refused = try F.put(a, "Reading", #"{"properties":{"value":"int16","unit":"string"}}"#)
         #expect(refused.status == 409)
         #expect(refused.text.contains(#""compatibility":"forward_transitive","against":[1,2],"#))
-        let bundle = try a.client().request("POST", "/schemas", body: #"{"models":[{"name":"Reading","properties":{"value":"int32"}}]}"#,
-                                            headers: F.auth)
+        let bundle = try a.client().request(
+            "POST", "/schemas", body: #"{"models":[{"name":"Reading","properties":{"value":"int32"}}]}"#,
+            headers: F.auth)
         #expect(bundle.status == 409)
         #expect(bundle.text.contains(#""against":{"Reading":[1,2]}"#))
         // The dry run on the third replica reads the same history.
-        let dryRun = try a.client().request("POST", "/schemas/Reading/compatibility", body: #"{"properties":{"value":"int8"}}"#)
+        let dryRun = try a.client().request(
+            "POST", "/schemas/Reading/compatibility", body: #"{"properties":{"value":"int8"}}"#)
         #expect(dryRun.text.hasPrefix(#"{"compatible":true,"level":"forward_transitive","against":[1,2],"#))
         // Replay on the third replica runs the current version another replica wrote (value: int16).
-        let replay = try a.client().request("POST", "/schemas/Reading/replay?mode=strict",
-                                            body: #"{"schema":{"properties":{"value":"int8"}},"documents":[{"value":300},{"value":3}]}"#)
-        #expect(replay.text.hasPrefix(#"{"total":2,"same":1,"changed":0,"newlyFailing":1,"newlyPassing":0,"results":[{"index":0,"outcome":"newly_failing","current":{"value":300},"#),
-                "\(replay.text)")
+        let replay = try a.client().request(
+            "POST", "/schemas/Reading/replay?mode=strict",
+            body: #"{"schema":{"properties":{"value":"int8"}},"documents":[{"value":300},{"value":3}]}"#)
+        #expect(
+            replay.text.hasPrefix(
+                #"{"total":2,"same":1,"changed":0,"newlyFailing":1,"newlyPassing":0,"results":[{"index":0,"outcome":"newly_failing","current":{"value":300},"#
+            ),
+            "\(replay.text)")
     }
 
     /// Three writers on three replicas write one model at once: every acknowledged version number is new, and the
@@ -119,12 +131,14 @@ struct ClusterLifecycleTests {
         }
         let acknowledged = numbers.withLock { $0 }.sorted()
         #expect(acknowledged == Array(1...12))
-        #expect(try Self.historyKeys(cluster, "Counter").sorted()
-            == [10, 11, 12].map { "\(cluster.prefix)history/Counter/\($0)" }.sorted())
+        #expect(
+            try Self.historyKeys(cluster, "Counter").sorted()
+                == [10, 11, 12].map { "\(cluster.prefix)history/Counter/\($0)" }.sorted())
         for replica in cluster.replicas {
             try F.eventually(20, "every replica lists the three newest") {
                 let text = try Self.versions(replica, "Counter").text
-                return [10, 11, 12].allSatisfy { text.contains(#"{"version":\#($0),"#) } && !text.contains(#"{"version":9,"#)
+                return [10, 11, 12].allSatisfy { text.contains(#"{"version":\#($0),"#) }
+                    && !text.contains(#"{"version":9,"#)
             }
             let trimmed = try replica.client().request("GET", "/schemas/Counter/versions/9")
             #expect(trimmed.status == 404)
@@ -133,7 +147,8 @@ struct ClusterLifecycleTests {
         // A delete keeps the counter and the history; the re-created name goes on from it.
         #expect(try cluster.replicas[0].client().request("DELETE", "/schemas/Counter", headers: F.auth).status == 204)
         try F.eventually(20, "the delete propagated") {
-            try F.etag(cluster.replicas[1], "Counter") == nil && Self.versions(cluster.replicas[1], "Counter").status == 200
+            try F.etag(cluster.replicas[1], "Counter") == nil
+                && Self.versions(cluster.replicas[1], "Counter").status == 200
         }
         let again = try F.put(cluster.replicas[1], "Counter", F.document("again"))
         #expect(again.status == 201)
@@ -146,19 +161,24 @@ struct ClusterLifecycleTests {
     @Test func aRestartRecoversHistoryCounterAndConfigurationFromEtcd() throws {
         let cluster = try ClusterFixture(replicas: 2)
         let (a, b) = (cluster.replicas[0], cluster.replicas[1])
-        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
-                                options: EtcdHTTP.Options())
+        let client = EtcdClient(
+            endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+            options: EtcdHTTP.Options())
         let store = EtcdRegistryStore(client: client, prefix: cluster.prefix)
-        try client.put(store.modelKey("Legacy"),
-                       Array(#"{"version":4,"committedAtMs":0,"schema":{"name":"Legacy","properties":{"x":"int8"}}}"#.utf8))
-        try F.eventually(20, "the legacy record is served") { try F.etag(a, "Legacy") != nil && F.etag(b, "Legacy") != nil }
+        try client.put(
+            store.modelKey("Legacy"),
+            Array(#"{"version":4,"committedAtMs":0,"schema":{"name":"Legacy","properties":{"x":"int8"}}}"#.utf8))
+        try F.eventually(20, "the legacy record is served") {
+            try F.etag(a, "Legacy") != nil && F.etag(b, "Legacy") != nil
+        }
         #expect(try F.put(a, "Kept", F.document("one")).status == 201)
         let second = try F.put(b, "Kept", F.document("two"))
         #expect(try Self.config(a, "Kept", #"{"compatibility":"backward","view":"output"}"#).status == 200)
         #expect(try b.client().request("DELETE", "/schemas/Kept", headers: F.auth).status == 204)
         #expect(Self.version(try F.put(a, "Legacy", #"{"properties":{"x":"int16"}}"#)) == 5)
-        #expect(try Self.historyKeys(cluster, "Legacy").sorted()
-            == [4, 5].map { "\(cluster.prefix)history/Legacy/\($0)" })
+        #expect(
+            try Self.historyKeys(cluster, "Legacy").sorted()
+                == [4, 5].map { "\(cluster.prefix)history/Legacy/\($0)" })
         a.stop()
         b.stop()
         let restarted = try cluster.addReplica()

@@ -41,10 +41,12 @@ struct ClusterTLSTests {
         defer { try? FileManager.default.removeItem(at: certificates) }
         try Self.makeCertificates(in: certificates)
         let path = { (name: String) in certificates.appendingPathComponent(name).path }
-        let etcd = try EtcdCluster(size: 1, extraArguments: [
-            "--cert-file", path("server.pem"), "--key-file", path("server-key.pem"),
-            "--client-cert-auth", "--trusted-ca-file", path("ca.pem"),
-        ], tls: true)
+        let etcd = try EtcdCluster(
+            size: 1,
+            extraArguments: [
+                "--cert-file", path("server.pem"), "--key-file", path("server-key.pem"),
+                "--client-cert-auth", "--trusted-ca-file", path("ca.pem"),
+            ], tls: true)
         let cluster = try ClusterFixture(replicas: 0, etcd: etcd)
         let trusted = try cluster.addReplica(settings: [
             "etcdCaFile": "\"\(path("ca.pem"))\"", "etcdCertFile": "\"\(path("client.pem"))\"",

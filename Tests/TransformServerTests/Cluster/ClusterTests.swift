@@ -2,10 +2,11 @@
 
 import Foundation
 import Testing
+
 @testable import TransformServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// docs/cluster.md's proof: three replicas sharing one registry through a real three-member etcd cluster. Every
@@ -27,7 +28,9 @@ struct ClusterTests {
         #expect(replaced.status == 200)
         #expect(replaced.text.contains(#""version":2"#))
         let lists = try cluster.replicas.map { replica in
-            try F.eventually(20, "the replacement propagated") { try F.etag(replica, "Point") == replaced.header("ETag") }
+            try F.eventually(20, "the replacement propagated") {
+                try F.etag(replica, "Point") == replaced.header("ETag")
+            }
             return try F.list(replica)
         }
         #expect(lists[0].contains(#"{"name":"Point","version":2,"#))
@@ -39,7 +42,8 @@ struct ClusterTests {
         let metrics = try c.client().request("GET", "/metrics").text
         #expect(metrics.contains("\ntransform_registry_store_up 1\n"))
         #expect(metrics.contains("transform_registry_apply_lag_seconds_count "))
-        #expect(try c.client().request("POST", "/convert/Point", body: #"{"id":"7"}"#).text == #"{"id":7,"note":"two"}"#)
+        #expect(
+            try c.client().request("POST", "/convert/Point", body: #"{"id":"7"}"#).text == #"{"id":7,"note":"two"}"#)
         // The same bytes again commit nothing: same version, same etcd revision.
         func revision() throws -> Substring? {
             try c.client().request("GET", "/health").text.split(separator: #""revision":"#).last
@@ -68,7 +72,9 @@ struct ClusterTests {
             }
         }
         let all = results.withLock { $0 }
-        #expect(all.allSatisfy { [200, 201].contains($0.1) }, "every write was accepted: \(all.filter { ![200, 201].contains($0.1) })")
+        #expect(
+            all.allSatisfy { [200, 201].contains($0.1) },
+            "every write was accepted: \(all.filter { ![200, 201].contains($0.1) })")
         // 18 different documents were written to Shared: versions 1…18, each handed out once.
         let versions = all.filter { $0.0 == "Shared" }.compactMap { entry in
             entry.2.split(separator: ",").first { $0.hasPrefix(#""version":"#) }.flatMap { Int($0.dropFirst(10)) }
@@ -94,8 +100,9 @@ struct ClusterTests {
             let statuses = Shared<[Int: String?]>([:])
             let current = etag
             Concurrently.run(2) { side in
-                let response = try? F.put(cluster.replicas[side], "Doc", F.document("round \(round) side \(side)"),
-                                          ifMatch: current)
+                let response = try? F.put(
+                    cluster.replicas[side], "Doc", F.document("round \(round) side \(side)"),
+                    ifMatch: current)
                 statuses.withLock { $0[response?.status ?? 0] = response?.header("ETag") }
             }
             let outcome = statuses.withLock { $0 }
@@ -109,7 +116,8 @@ struct ClusterTests {
     @Test func aBundleIsAllOrNothingOnEveryReplica() throws {
         let cluster = try ClusterFixture()
         let (a, c) = (cluster.replicas[0], cluster.replicas[2])
-        let broken = #"{"models":[{"name":"Order","properties":{"item":"Item"}},{"name":"Item","properties":{"n":"int99"}}]}"#
+        let broken =
+            #"{"models":[{"name":"Order","properties":{"item":"Item"}},{"name":"Item","properties":{"n":"int99"}}]}"#
         #expect(try a.client().request("POST", "/schemas", body: broken, headers: F.auth).status == 400)
         let torn = Shared(false)
         let done = Shared(false)
@@ -122,7 +130,8 @@ struct ClusterTests {
             }
         }
         watcher.start()
-        let bundle = #"{"models":[{"name":"Order","properties":{"item":"Item"}},{"name":"Item","properties":{"n":"int64"}}]}"#
+        let bundle =
+            #"{"models":[{"name":"Order","properties":{"item":"Item"}},{"name":"Item","properties":{"n":"int64"}}]}"#
         let answer = try a.client().request("POST", "/schemas", body: bundle, headers: F.auth)
         #expect(answer.status == 200)
         for replica in cluster.replicas {
@@ -156,7 +165,9 @@ struct ClusterTests {
         #expect(document.utf8.count == 1_048_576)
         let stored = try cluster.replicas[0].client().request("PUT", "/schemas/Huge", body: document, headers: F.auth)
         #expect(stored.status == 201)
-        try F.eventually(20, "the large document propagated") { try F.etag(cluster.replicas[2], "Huge") == stored.header("ETag") }
+        try F.eventually(20, "the large document propagated") {
+            try F.etag(cluster.replicas[2], "Huge") == stored.header("ETag")
+        }
         let bundle = #"{"models":[\#(large("HugeA", "b")),\#(large("HugeB", "c"))]}"#
         let refused = try cluster.replicas[1].client().request("POST", "/schemas", body: bundle, headers: F.auth)
         #expect(refused.status == 413)
@@ -223,7 +234,9 @@ struct ClusterTests {
         #expect(try cluster.replicas[1].client().request("DELETE", "/schemas/User", headers: F.auth).status == 204)
         let late = try cluster.addReplica()
         try F.waitUntilReady(late)
-        try F.eventually(20, "the late replica lists what the others list") { try F.list(late) == F.list(cluster.replicas[0]) }
+        try F.eventually(20, "the late replica lists what the others list") {
+            try F.list(late) == F.list(cluster.replicas[0])
+        }
         #expect(try F.etag(late, "User") == nil)
         // SIGHUP re-reads the files under the overlay from etcd.
         try Data(#"{"name":"Extra","properties":{"x":"int8"}}"#.utf8)
@@ -240,7 +253,8 @@ struct ClusterTests {
         #expect(try F.put(a, "Kept", F.document("kept")).status == 201)
         try F.eventually(20, "the write propagated") { try F.etag(b, "Kept") != nil }
         for index in 0..<3 { cluster.etcd.stop(index) }
-        #expect(try b.client().request("POST", "/convert/Kept", body: #"{"id":"1"}"#).text == #"{"id":1,"note":"kept"}"#)
+        #expect(
+            try b.client().request("POST", "/convert/Kept", body: #"{"id":"1"}"#).text == #"{"id":1,"note":"kept"}"#)
         let refused = try F.put(b, "Refused", F.document("no"))
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") != nil)
@@ -292,13 +306,16 @@ struct ClusterTests {
         let cluster = try ClusterFixture(replicas: 2)
         let (a, b) = (cluster.replicas[0], cluster.replicas[1])
         #expect(try F.put(a, "Good", F.document("good")).status == 201)
-        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
-                                options: EtcdHTTP.Options())
+        let client = EtcdClient(
+            endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+            options: EtcdHTTP.Options())
         let key = EtcdRegistryStore(client: client, prefix: cluster.prefix).modelKey("Future")
-        try client.put(key, Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Future","properties":{"x":"int128"}}}"#.utf8))
+        try client.put(
+            key, Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Future","properties":{"x":"int128"}}}"#.utf8))
         for replica in [a, b] {
             try F.eventually(20, "the failure was counted") {
-                try replica.client().request("GET", "/metrics").text.contains("\ntransform_registry_apply_failures_total 1\n")
+                try replica.client().request("GET", "/metrics").text.contains(
+                    "\ntransform_registry_apply_failures_total 1\n")
             }
             #expect(try F.etag(replica, "Good") != nil)
             #expect(try F.etag(replica, "Future") == nil)
@@ -315,16 +332,20 @@ struct ClusterTests {
     @Test func keysPutAroundTheServiceWhileTheReplicaWritesAreAllServed() throws {
         let cluster = try ClusterFixture(replicas: 1)
         let replica = cluster.replicas[0]
-        let client = EtcdClient(endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
-                                options: EtcdHTTP.Options())
+        let client = EtcdClient(
+            endpoints: cluster.etcd.members.map(\.clientURL), username: nil, password: nil,
+            options: EtcdHTTP.Options())
         let store = EtcdRegistryStore(client: client, prefix: cluster.prefix)
         for i in 0..<20 {
-            try client.put(store.modelKey("Raw\(i)"), Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Raw\#(i)"}}"#.utf8))
+            try client.put(
+                store.modelKey("Raw\(i)"), Array(#"{"version":1,"committedAtMs":0,"schema":{"name":"Raw\#(i)"}}"#.utf8))
             #expect(try F.put(replica, "Api\(i)", F.document("\(i)")).status == 201)
         }
         try F.eventually(20, "every key put around the service is served") {
             let list = try F.list(replica)
-            return (0..<20).allSatisfy { list.contains(#""name":"Raw\#($0)""#) && list.contains(#""name":"Api\#($0)""#) }
+            return (0..<20).allSatisfy {
+                list.contains(#""name":"Raw\#($0)""#) && list.contains(#""name":"Api\#($0)""#)
+            }
         }
     }
 
@@ -347,7 +368,9 @@ struct ClusterTests {
             try F.etag(isolated, "Moving") == last.header("ETag") && F.etag(isolated, "Added") != nil
         }
         #expect(try F.list(isolated) == F.list(writer))
-        #expect(!(try isolated.client().request("GET", "/metrics").text.contains("\ntransform_registry_watch_restarts_total 0\n")))
+        #expect(
+            !(try isolated.client().request("GET", "/metrics").text.contains(
+                "\ntransform_registry_watch_restarts_total 0\n")))
     }
 }
 

@@ -3,7 +3,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real three-member etcd cluster (Debian's `etcd-server`, installed by scripts/test.sh) on loopback ports chosen
@@ -21,7 +21,8 @@ final class EtcdCluster {
     static var shouldRun: Bool {
         let available = binary != nil
         if !available, ProcessInfo.processInfo.environment["CI"] != "true" {
-            print("skipping the cluster tests: etcd is not installed (apt-get install etcd-server; scripts/test.sh does)")
+            print(
+                "skipping the cluster tests: etcd is not installed (apt-get install etcd-server; scripts/test.sh does)")
         }
         return available || ProcessInfo.processInfo.environment["CI"] == "true"
     }
@@ -55,8 +56,9 @@ final class EtcdCluster {
         directory = base
         let ports = try FreePorts.take(size * 2)
         members = (0..<size).map { index in
-            Member(name: "m\(index)", clientPort: ports[index * 2], peerPort: ports[index * 2 + 1],
-                   dataDirectory: base.appendingPathComponent("m\(index)"))
+            Member(
+                name: "m\(index)", clientPort: ports[index * 2], peerPort: ports[index * 2 + 1],
+                dataDirectory: base.appendingPathComponent("m\(index)"))
         }
         if tls { for index in members.indices { members[index].scheme = "https" } }
         for index in members.indices { try start(index) }
@@ -76,14 +78,15 @@ final class EtcdCluster {
         let member = members[index]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary!)
-        process.arguments = [
-            "--name", member.name, "--data-dir", member.dataDirectory.path,
-            "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
-            "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
-            "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
-            "--initial-cluster", initial, "--initial-cluster-state", "new", "--initial-cluster-token", "ts-test",
-            "--logger", "zap", "--log-outputs", directory.appendingPathComponent("\(member.name).log").path,
-        ] + extraArguments
+        process.arguments =
+            [
+                "--name", member.name, "--data-dir", member.dataDirectory.path,
+                "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
+                "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+                "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+                "--initial-cluster", initial, "--initial-cluster-state", "new", "--initial-cluster-token", "ts-test",
+                "--logger", "zap", "--log-outputs", directory.appendingPathComponent("\(member.name).log").path,
+            ] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -106,7 +109,9 @@ final class EtcdCluster {
         for member in members where member.process != nil {
             while true {
                 if (try? post(member, "/v3/kv/range", #"{"key":"AA=="}"#))?.status == 200 { break }
-                guard Date() < deadline else { throw StartError(description: "etcd member \(member.name) did not start") }
+                guard Date() < deadline else {
+                    throw StartError(description: "etcd member \(member.name) did not start")
+                }
                 usleep(100_000)
             }
         }
@@ -121,9 +126,11 @@ final class EtcdCluster {
     /// Turns on etcd authentication with a `root` user (etcd's own role `root`) holding `password`.
     func enableAuthentication(password: String) throws {
         let member = members.first { $0.process != nil }!
-        for (path, body) in [("/v3/auth/role/add", #"{"name":"root"}"#),
-                             ("/v3/auth/user/add", #"{"name":"root","password":"\#(password)"}"#),
-                             ("/v3/auth/user/grant", #"{"user":"root","role":"root"}"#), ("/v3/auth/enable", "{}")] {
+        for (path, body) in [
+            ("/v3/auth/role/add", #"{"name":"root"}"#),
+            ("/v3/auth/user/add", #"{"name":"root","password":"\#(password)"}"#),
+            ("/v3/auth/user/grant", #"{"user":"root","role":"root"}"#), ("/v3/auth/enable", "{}"),
+        ] {
             let response = try post(member, path, body)
             guard response.status == 200 else { throw StartError(description: "\(path) failed: \(response.text)") }
         }
@@ -133,9 +140,9 @@ final class EtcdCluster {
     func leaderIndex() -> Int? {
         for member in members where member.process != nil {
             guard let status = try? post(member, "/v3/maintenance/status", "{}"), status.status == 200,
-                  let json = try? JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any],
-                  let leader = json["leader"] as? String, let header = json["header"] as? [String: Any],
-                  let memberID = header["member_id"] as? String
+                let json = try? JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any],
+                let leader = json["leader"] as? String, let header = json["header"] as? [String: Any],
+                let memberID = header["member_id"] as? String
             else { continue }
             if leader == memberID { return members.firstIndex { $0.name == member.name } }
         }
@@ -146,9 +153,10 @@ final class EtcdCluster {
     func revision() throws -> Int {
         for member in members where member.process != nil {
             if let response = try? post(member, "/v3/kv/range", #"{"key":"AA=="}"#), response.status == 200,
-               let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-               let header = json["header"] as? [String: Any], let text = header["revision"] as? String,
-               let revision = Int(text) {
+                let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+                let header = json["header"] as? [String: Any], let text = header["revision"] as? String,
+                let revision = Int(text)
+            {
                 return revision
             }
         }

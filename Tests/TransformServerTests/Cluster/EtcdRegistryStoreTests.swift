@@ -2,6 +2,7 @@
 
 import MapperCore
 import Testing
+
 @testable import TransformServer
 
 /// The etcd values and keys, without etcd (the cluster tests cover the store against the real thing).
@@ -14,11 +15,13 @@ import Testing
     }
 
     @Test func aVersionKeepsItsDocumentByteForByteWithItsNumberAndCreationTime() throws {
-        let document = Array(#"{"name":"User","properties":{"note":{"type":"string","default":"a \"schema\": b"}}}"#.utf8)
+        let document = Array(
+            #"{"name":"User","properties":{"note":{"type":"string","default":"a \"schema\": b"}}}"#.utf8)
         let version = StoredVersion(version: 3, createdAt: "2026-11-27T16:00:00.123Z", document: document)
         let value = EtcdRegistryStore.encode(version)
-        #expect(String(decoding: value, as: UTF8.self).hasPrefix(
-            #"{"version":3,"createdAt":"2026-11-27T16:00:00.123Z","schema":{"name":"User","#))
+        #expect(
+            String(decoding: value, as: UTF8.self).hasPrefix(
+                #"{"version":3,"createdAt":"2026-11-27T16:00:00.123Z","schema":{"name":"User","#))
         #expect(EtcdRegistryStore.decodeVersion(value) == version)
     }
 
@@ -47,8 +50,9 @@ import Testing
         #expect(String(decoding: value, as: UTF8.self) == #"{"compatibility":"backward_transitive"}"#)
         #expect(EtcdRegistryStore.decodeConfig(value) == config)
         // A level a later server knows and this one does not takes the default.
-        #expect(EtcdRegistryStore.decodeConfig(Array(#"{"compatibility":"sideways","view":"input"}"#.utf8))
-            == CompatibilityConfig(view: .input))
+        #expect(
+            EtcdRegistryStore.decodeConfig(Array(#"{"compatibility":"sideways","view":"input"}"#.utf8))
+                == CompatibilityConfig(view: .input))
     }
 
     @Test func aValueThatIsNotARecordIsIgnored() {
@@ -62,8 +66,9 @@ import Testing
         var state = StoreState()
         state.models["M"] = StoredModel(name: "M", version: 5, deleted: true, committedAtMs: 1)
         for number in [2, 4, 3] {
-            state.versions["M", default: [:]][number] = StoredVersion(version: number, createdAt: "t\(number)",
-                                                                      document: Array(#"{"name":"M"}"#.utf8))
+            state.versions["M", default: [:]][number] = StoredVersion(
+                version: number, createdAt: "t\(number)",
+                document: Array(#"{"name":"M"}"#.utf8))
         }
         state.configs["N"] = CompatibilityConfig(level: .full)
         let overlay = SharedRegistry.overlay(state, keep: 2)
@@ -79,8 +84,10 @@ import Testing
     }
 
     @Test func everyKeyStartsWithThePrefix() {
-        let store = EtcdRegistryStore(client: EtcdClient(endpoints: ["http://127.0.0.1:1"], username: nil, password: nil,
-                                                         options: EtcdHTTP.Options()), prefix: "/reg/")
+        let store = EtcdRegistryStore(
+            client: EtcdClient(
+                endpoints: ["http://127.0.0.1:1"], username: nil, password: nil,
+                options: EtcdHTTP.Options()), prefix: "/reg/")
         #expect(store.modelKey("User") == Array("/reg/models/User".utf8))
         #expect(store.headKey == Array("/reg/head".utf8))
         #expect(store.versionKey("User", 12) == Array("/reg/history/User/12".utf8))
@@ -100,8 +107,9 @@ import Testing
 
     @Test func anUnreachableEndpointIsUnavailableNotAnUnknownOutcome() {
         // Port 1 on loopback refuses connections: nothing was sent, so the write can be refused safely.
-        let client = EtcdClient(endpoints: ["http://127.0.0.1:1", "http://127.0.0.1:1/"], username: nil, password: nil,
-                                options: EtcdHTTP.Options(timeoutMs: 1000))
+        let client = EtcdClient(
+            endpoints: ["http://127.0.0.1:1", "http://127.0.0.1:1/"], username: nil, password: nil,
+            options: EtcdHTTP.Options(timeoutMs: 1000))
         do throws(EtcdError) {
             _ = try client.range(Array("k".utf8))
             Issue.record("a read from a closed port succeeded")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 @Suite struct ConfigurationFileTests {
@@ -19,11 +20,12 @@ import Testing
 
     @Test func readsScalarsInFileOrderKeepingNumberText() throws {
         let entries = try Self.parse(#" { "b": "x", "a": -0.5e+3, "t": true, "f": false, "n": null, "z": 0 } "#)
-        #expect(entries == [
-            .init(key: "b", value: .string("x")), .init(key: "a", value: .number("-0.5e+3")),
-            .init(key: "t", value: .boolean(true)), .init(key: "f", value: .boolean(false)),
-            .init(key: "n", value: .null), .init(key: "z", value: .number("0")),
-        ])
+        #expect(
+            entries == [
+                .init(key: "b", value: .string("x")), .init(key: "a", value: .number("-0.5e+3")),
+                .init(key: "t", value: .boolean(true)), .init(key: "f", value: .boolean(false)),
+                .init(key: "n", value: .null), .init(key: "z", value: .number("0")),
+            ])
     }
 
     @Test func anEmptyObjectHasNoEntries() throws {
@@ -87,15 +89,17 @@ import Testing
         Malformed(#"{"a": "\u12"}"#, column: 12, "expected four hex digits"),
         Malformed(#"{"a": "\uD800"}"#, column: 14, "a high surrogate must be followed by a low one"),
         Malformed(#"{"a": "\uDC00"}"#, column: 14, "a lone low surrogate"),
-        Malformed(bytes: Array(#"{"a": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), column: 7,
-                  "the string is not valid UTF-8"),
+        Malformed(
+            bytes: Array(#"{"a": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), column: 7,
+            "the string is not valid UTF-8"),
         Malformed(#"{"a": [1 2]}"#, column: 10, "expected ',' or ']'"),
         Malformed("{\"a\": " + String(repeating: "[", count: 40), column: 38, "nested more than 32 deep"),
     ]
 
     @Test(arguments: malformed) func rejectsMalformedJSONWithItsPosition(_ bad: Malformed) {
-        #expect(Self.failure(bad.bytes)
-            == .malformedFile(path: "server.json", line: bad.line, column: bad.column, reason: bad.reason))
+        #expect(
+            Self.failure(bad.bytes)
+                == .malformedFile(path: "server.json", line: bad.line, column: bad.column, reason: bad.reason))
     }
 
     @Test func quotesTextForMessagesWithControlCharactersEscaped() {

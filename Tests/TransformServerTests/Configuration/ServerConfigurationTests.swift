@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import TransformServer
 
 @Suite struct ServerConfigurationTests {
@@ -20,27 +21,33 @@ import Testing
         Row(key: "listenPort", environment: "TRANSFORM_LISTEN_PORT", defaultValue: "8080", sample: "9090"),
         Row(key: "schemaDir", environment: "TRANSFORM_SCHEMA_DIR", defaultValue: "none", sample: "/srv/models"),
         Row(key: "adminToken", environment: "TRANSFORM_ADMIN_TOKEN", defaultValue: "none", sample: "s3cret"),
-        Row(key: "maxRequestTargetBytes", environment: "TRANSFORM_MAX_REQUEST_TARGET_BYTES", defaultValue: "8192",
+        Row(
+            key: "maxRequestTargetBytes", environment: "TRANSFORM_MAX_REQUEST_TARGET_BYTES", defaultValue: "8192",
             sample: "4096"),
         Row(key: "maxHeaderBytes", environment: "TRANSFORM_MAX_HEADER_BYTES", defaultValue: "16384", sample: "2048"),
         Row(key: "maxHeaderFields", environment: "TRANSFORM_MAX_HEADER_FIELDS", defaultValue: "100", sample: "50"),
         Row(key: "maxBodyBytes", environment: "TRANSFORM_MAX_BODY_BYTES", defaultValue: "8388608", sample: "1234"),
-        Row(key: "maxNdjsonLineBytes", environment: "TRANSFORM_MAX_NDJSON_LINE_BYTES", defaultValue: "1048576",
+        Row(
+            key: "maxNdjsonLineBytes", environment: "TRANSFORM_MAX_NDJSON_LINE_BYTES", defaultValue: "1048576",
             sample: "4096"),
         Row(key: "maxNestingDepth", environment: "TRANSFORM_MAX_NESTING_DEPTH", defaultValue: "512", sample: "1024"),
         Row(key: "headerTimeoutMs", environment: "TRANSFORM_HEADER_TIMEOUT_MS", defaultValue: "10000", sample: "1"),
         Row(key: "bodyTimeoutMs", environment: "TRANSFORM_BODY_TIMEOUT_MS", defaultValue: "10000", sample: "2"),
-        Row(key: "keepAliveTimeoutMs", environment: "TRANSFORM_KEEP_ALIVE_TIMEOUT_MS", defaultValue: "75000",
+        Row(
+            key: "keepAliveTimeoutMs", environment: "TRANSFORM_KEEP_ALIVE_TIMEOUT_MS", defaultValue: "75000",
             sample: "3"),
         Row(key: "writeTimeoutMs", environment: "TRANSFORM_WRITE_TIMEOUT_MS", defaultValue: "30000", sample: "4"),
         Row(key: "drainGraceMs", environment: "TRANSFORM_DRAIN_GRACE_MS", defaultValue: "20000", sample: "0"),
         Row(key: "maxConnections", environment: "TRANSFORM_MAX_CONNECTIONS", defaultValue: "16384", sample: "10"),
-        Row(key: "maxRequestsPerConnection", environment: "TRANSFORM_MAX_REQUESTS_PER_CONNECTION",
+        Row(
+            key: "maxRequestsPerConnection", environment: "TRANSFORM_MAX_REQUESTS_PER_CONNECTION",
             defaultValue: "10000", sample: "1"),
         Row(key: "maxReportEntries", environment: "TRANSFORM_MAX_REPORT_ENTRIES", defaultValue: "1000", sample: "5"),
-        Row(key: "maxSchemaDocumentBytes", environment: "TRANSFORM_MAX_SCHEMA_DOCUMENT_BYTES",
+        Row(
+            key: "maxSchemaDocumentBytes", environment: "TRANSFORM_MAX_SCHEMA_DOCUMENT_BYTES",
             defaultValue: "1048576", sample: "2147483647"),
-        Row(key: "maxPropertiesPerModel", environment: "TRANSFORM_MAX_PROPERTIES_PER_MODEL", defaultValue: "1000",
+        Row(
+            key: "maxPropertiesPerModel", environment: "TRANSFORM_MAX_PROPERTIES_PER_MODEL", defaultValue: "1000",
             sample: "7"),
         Row(key: "maxModels", environment: "TRANSFORM_MAX_MODELS", defaultValue: "10000", sample: "8"),
         Row(key: "gzipMinBytes", environment: "TRANSFORM_GZIP_MIN_BYTES", defaultValue: "1024", sample: "0"),
@@ -48,32 +55,45 @@ import Testing
         // Ours, after the settings of docs/operations.md.
         Row(key: "batchWorkers", environment: "TRANSFORM_BATCH_WORKERS", defaultValue: "0", sample: "3"),
         Row(key: "lingeringCloseMs", environment: "TRANSFORM_LINGERING_CLOSE_MS", defaultValue: "2000", sample: "0"),
-        Row(key: "maxLingeringRefusals", environment: "TRANSFORM_MAX_LINGERING_REFUSALS", defaultValue: "64",
+        Row(
+            key: "maxLingeringRefusals", environment: "TRANSFORM_MAX_LINGERING_REFUSALS", defaultValue: "64",
             sample: "0"),
-        Row(key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",
+        Row(
+            key: "maxInFlightBodyBytes", environment: "TRANSFORM_MAX_IN_FLIGHT_BODY_BYTES", defaultValue: "268435456",
             sample: "1000000"),
         Row(key: "maxRuleSteps", environment: "TRANSFORM_MAX_RULE_STEPS", defaultValue: "10000", sample: "100"),
         // The etcd registry store (docs/cluster.md).
         Row(key: "registryStore", environment: "TRANSFORM_REGISTRY_STORE", defaultValue: #""local""#, sample: "etcd"),
-        Row(key: "etcdEndpoints", environment: "TRANSFORM_ETCD_ENDPOINTS", defaultValue: "none",
+        Row(
+            key: "etcdEndpoints", environment: "TRANSFORM_ETCD_ENDPOINTS", defaultValue: "none",
             sample: "http://10.0.0.1:2379,https://etcd-1.example:2379/"),
-        Row(key: "etcdPrefix", environment: "TRANSFORM_ETCD_PREFIX", defaultValue: #""/transformserver/""#,
+        Row(
+            key: "etcdPrefix", environment: "TRANSFORM_ETCD_PREFIX", defaultValue: #""/transformserver/""#,
             sample: "/staging/"),
         Row(key: "etcdUsername", environment: "TRANSFORM_ETCD_USERNAME", defaultValue: "none", sample: "registry"),
         Row(key: "etcdPassword", environment: "TRANSFORM_ETCD_PASSWORD", defaultValue: "none", sample: "pa55word"),
         Row(key: "etcdCaFile", environment: "TRANSFORM_ETCD_CA_FILE", defaultValue: "none", sample: "/etc/etcd/ca.pem"),
-        Row(key: "etcdCertFile", environment: "TRANSFORM_ETCD_CERT_FILE", defaultValue: "none",
+        Row(
+            key: "etcdCertFile", environment: "TRANSFORM_ETCD_CERT_FILE", defaultValue: "none",
             sample: "/etc/etcd/client.pem"),
-        Row(key: "etcdKeyFile", environment: "TRANSFORM_ETCD_KEY_FILE", defaultValue: "none",
+        Row(
+            key: "etcdKeyFile", environment: "TRANSFORM_ETCD_KEY_FILE", defaultValue: "none",
             sample: "/etc/etcd/client-key.pem"),
         Row(key: "etcdTimeoutMs", environment: "TRANSFORM_ETCD_TIMEOUT_MS", defaultValue: "5000", sample: "250"),
-        Row(key: "maxVersionsPerModel", environment: "TRANSFORM_MAX_VERSIONS_PER_MODEL", defaultValue: "100", sample: "7"),
-        Row(key: "defaultCompatibility", environment: "TRANSFORM_DEFAULT_COMPATIBILITY", defaultValue: "\"none\"",
+        Row(
+            key: "maxVersionsPerModel", environment: "TRANSFORM_MAX_VERSIONS_PER_MODEL", defaultValue: "100",
+            sample: "7"),
+        Row(
+            key: "defaultCompatibility", environment: "TRANSFORM_DEFAULT_COMPATIBILITY", defaultValue: "\"none\"",
             sample: "full_transitive"),
-        Row(key: "compatibilityView", environment: "TRANSFORM_COMPATIBILITY_VIEW", defaultValue: "\"both\"", sample: "output"),
-        Row(key: "schemaReloadIntervalMs", environment: "TRANSFORM_SCHEMA_RELOAD_INTERVAL_MS", defaultValue: "2000",
+        Row(
+            key: "compatibilityView", environment: "TRANSFORM_COMPATIBILITY_VIEW", defaultValue: "\"both\"",
+            sample: "output"),
+        Row(
+            key: "schemaReloadIntervalMs", environment: "TRANSFORM_SCHEMA_RELOAD_INTERVAL_MS", defaultValue: "2000",
             sample: "0"),
-        Row(key: "maxConnectionAgeMs", environment: "TRANSFORM_MAX_CONNECTION_AGE_MS", defaultValue: "0",
+        Row(
+            key: "maxConnectionAgeMs", environment: "TRANSFORM_MAX_CONNECTION_AGE_MS", defaultValue: "0",
             sample: "2147483647"),
     ]
 
@@ -155,8 +175,10 @@ import Testing
         var files = ServerConfiguration.configFolder(serverJSON: #"{"listenPort": 1111}"#)
         files.directories.insert("/etc/transform/")
         files.files["/etc/transform/server.json"] = #"{"listenPort": 2222}"#
-        let (configuration, _) = try ServerConfiguration.make(arguments: ["serve", "--config", "/etc/transform/"],
-                                                             files: files).get()
+        let (configuration, _) = try ServerConfiguration.make(
+            arguments: ["serve", "--config", "/etc/transform/"],
+            files: files
+        ).get()
         #expect(configuration.listenPort == 2222)
         #expect(configuration.configDirectory == "/etc/transform/")
         #expect(configuration.schemaDir == "/etc/transform/schemas")
@@ -170,8 +192,10 @@ import Testing
 
     @Test func schemasFlagReplacesTheConfigSchemaFolder() throws {
         let files = ServerConfiguration.configFolder(serverJSON: #"{"schemaDir": "other"}"#)
-        let (configuration, _) = try ServerConfiguration.make(arguments: ["serve", "--schemas", "/srv/models"],
-                                                             files: files).get()
+        let (configuration, _) = try ServerConfiguration.make(
+            arguments: ["serve", "--schemas", "/srv/models"],
+            files: files
+        ).get()
         #expect(configuration.schemaDir == "/srv/models")
         #expect(configuration.configDirectory == "config")
     }
@@ -203,8 +227,10 @@ import Testing
         let text = try String(contentsOfFile: directory + "/server.json", encoding: .utf8)
         let keys = try ConfigurationFile(parsing: Array(text.utf8), path: "server.json").entries.map(\.key)
         // Every setting with a default; the ones unset by default (secrets, etcd endpoints and files) are absent.
-        let unset: Set<String> = ["adminToken", "etcdEndpoints", "etcdUsername", "etcdPassword", "etcdCaFile",
-                                  "etcdCertFile", "etcdKeyFile"]
+        let unset: Set<String> = [
+            "adminToken", "etcdEndpoints", "etcdUsername", "etcdPassword", "etcdCaFile",
+            "etcdCertFile", "etcdKeyFile",
+        ]
         #expect(keys == Self.table.map(\.key).filter { !unset.contains($0) })
     }
 
@@ -223,10 +249,14 @@ import Testing
     @Test func flagsBeatEnvironmentWhichBeatsTheFileWhichBeatsDefaults() throws {
         let files = ServerConfiguration.configFolder(
             serverJSON: #"{"listenPort": 1001, "listenHost": "10.0.0.1", "maxBodyBytes": 1002, "maxModels": 1003}"#)
-        let environment = ["TRANSFORM_LISTEN_PORT": "2001", "TRANSFORM_LISTEN_HOST": "10.0.0.2",
-                           "TRANSFORM_MAX_BODY_BYTES": "2002"]
-        let (configuration, _) = try ServerConfiguration.make(arguments: ["serve", "--port", "3001"],
-                                                             environment: environment, files: files).get()
+        let environment = [
+            "TRANSFORM_LISTEN_PORT": "2001", "TRANSFORM_LISTEN_HOST": "10.0.0.2",
+            "TRANSFORM_MAX_BODY_BYTES": "2002",
+        ]
+        let (configuration, _) = try ServerConfiguration.make(
+            arguments: ["serve", "--port", "3001"],
+            environment: environment, files: files
+        ).get()
         #expect(configuration.listenPort == 3001)  // flag > environment > file
         #expect(configuration.listenHost == "10.0.0.2")  // environment > file
         #expect(configuration.maxBodyBytes == 2002)  // environment > file
@@ -235,15 +265,18 @@ import Testing
     }
 
     @Test func unknownTransformVariablesAreOneWarningEachNotAnError() throws {
-        let environment = ["TRANSFORM_SERVICE_HOST": "10.0.0.9", "TRANSFORM_SERVICE_PORT": "80",
-                           "TRANSFORM_listenPort": "1", "transform_listen_port": "1", "PATH": "/bin"]
+        let environment = [
+            "TRANSFORM_SERVICE_HOST": "10.0.0.9", "TRANSFORM_SERVICE_PORT": "80",
+            "TRANSFORM_listenPort": "1", "transform_listen_port": "1", "PATH": "/bin",
+        ]
         let (configuration, warnings) = try ServerConfiguration.make(environment: environment).get()
         #expect(configuration == ServerConfiguration())
-        #expect(warnings == [
-            "warning: ignoring the environment variable TRANSFORM_SERVICE_HOST, which names no setting",
-            "warning: ignoring the environment variable TRANSFORM_SERVICE_PORT, which names no setting",
-            "warning: ignoring the environment variable TRANSFORM_listenPort, which names no setting",
-        ])
+        #expect(
+            warnings == [
+                "warning: ignoring the environment variable TRANSFORM_SERVICE_HOST, which names no setting",
+                "warning: ignoring the environment variable TRANSFORM_SERVICE_PORT, which names no setting",
+                "warning: ignoring the environment variable TRANSFORM_listenPort, which names no setting",
+            ])
     }
 
     // MARK: - Errors
@@ -346,24 +379,31 @@ import Testing
         let flag = try #require(bad.flag)
         let text = try #require(bad.text)
         let error = try #require(ServerConfiguration.make(arguments: ["serve", flag, text]).failure)
-        #expect(error == .badValue(key: bad.key, value: ConfigurationFile.quoted(text),
-                                   reason: try #require(ServerConfiguration.setting(forKey: bad.key)).expectation,
-                                   origin: .flag(flag)))
+        #expect(
+            error
+                == .badValue(
+                    key: bad.key, value: ConfigurationFile.quoted(text),
+                    reason: try #require(ServerConfiguration.setting(forKey: bad.key)).expectation,
+                    origin: .flag(flag)))
     }
 
     @Test func aWrongJSONTypeSaysWhichTypeWasFound() {
         let files = ServerConfiguration.configFolder(serverJSON: #"{"listenPort": "8080"}"#)
-        #expect(ServerConfiguration.make(files: files).failure == .badValue(
-            key: "listenPort", value: #""8080""#, reason: "must be a whole number from 0 to 65535, not a string",
-            origin: .file("config/server.json")))
+        #expect(
+            ServerConfiguration.make(files: files).failure
+                == .badValue(
+                    key: "listenPort", value: #""8080""#,
+                    reason: "must be a whole number from 0 to 65535, not a string",
+                    origin: .file("config/server.json")))
     }
 
     @Test func aBadValueMessageIsOneSentenceWithValueSourceAndRule() {
         let error = ServerConfiguration.make(environment: ["TRANSFORM_LISTEN_PORT": "70000"]).failure
-        #expect(error?.description == """
-            The setting listenPort got "70000" from the environment variable TRANSFORM_LISTEN_PORT, \
-            but it must be a whole number from 0 to 65535.
-            """)
+        #expect(
+            error?.description == """
+                The setting listenPort got "70000" from the environment variable TRANSFORM_LISTEN_PORT, \
+                but it must be a whole number from 0 to 65535.
+                """)
     }
 
     @Test func theAdminTokenNeverAppearsInMessagesOrTheDescription() throws {
@@ -394,17 +434,28 @@ import Testing
                 return error
             }
         }
-        #expect(try problem(["TRANSFORM_REGISTRY_STORE": "etcd"])
-            == .missingSetting(key: "etcdEndpoints", reason: "when registryStore is \"etcd\""))
+        #expect(
+            try problem(["TRANSFORM_REGISTRY_STORE": "etcd"])
+                == .missingSetting(key: "etcdEndpoints", reason: "when registryStore is \"etcd\""))
         #expect(try problem(["TRANSFORM_REGISTRY_STORE": "etcd", "TRANSFORM_ETCD_ENDPOINTS": "http://a:2379"]) == nil)
-        #expect(try problem(["TRANSFORM_ETCD_USERNAME": "me"])?.description
-            == "The setting etcdPassword is required when etcdUsername is set.")
-        #expect(try problem(["TRANSFORM_ETCD_PASSWORD": "pw"]) == .missingSetting(key: "etcdUsername",
-                                                                                   reason: "when etcdPassword is set"))
-        #expect(try problem(["TRANSFORM_ETCD_CERT_FILE": "/c.pem"]) == .missingSetting(key: "etcdKeyFile",
-                                                                                       reason: "when etcdCertFile is set"))
-        #expect(try problem(["TRANSFORM_ETCD_KEY_FILE": "/k.pem"]) == .missingSetting(key: "etcdCertFile",
-                                                                                      reason: "when etcdKeyFile is set"))
+        #expect(
+            try problem(["TRANSFORM_ETCD_USERNAME": "me"])?.description
+                == "The setting etcdPassword is required when etcdUsername is set.")
+        #expect(
+            try problem(["TRANSFORM_ETCD_PASSWORD": "pw"])
+                == .missingSetting(
+                    key: "etcdUsername",
+                    reason: "when etcdPassword is set"))
+        #expect(
+            try problem(["TRANSFORM_ETCD_CERT_FILE": "/c.pem"])
+                == .missingSetting(
+                    key: "etcdKeyFile",
+                    reason: "when etcdCertFile is set"))
+        #expect(
+            try problem(["TRANSFORM_ETCD_KEY_FILE": "/k.pem"])
+                == .missingSetting(
+                    key: "etcdCertFile",
+                    reason: "when etcdKeyFile is set"))
         #expect(try problem([:]) == nil)
     }
 
@@ -417,14 +468,17 @@ import Testing
     @Test func anUnreadableServerJSONIsAnError() {
         var files = FakeFileSystem(directories: ["config"])
         files.unreadable.insert("config/server.json")
-        #expect(ServerConfiguration.make(files: files).failure
-            == .unreadableFile(path: "config/server.json", reason: "permission denied"))
+        #expect(
+            ServerConfiguration.make(files: files).failure
+                == .unreadableFile(path: "config/server.json", reason: "permission denied"))
     }
 
     @Test func aMalformedServerJSONIsAnErrorWithItsPosition() {
         let files = ServerConfiguration.configFolder(serverJSON: "{\n  \"listenPort\": 8080,\n}")
-        #expect(ServerConfiguration.make(files: files).failure == .malformedFile(
-            path: "config/server.json", line: 3, column: 1, reason: "expected a key in double quotes"))
+        #expect(
+            ServerConfiguration.make(files: files).failure
+                == .malformedFile(
+                    path: "config/server.json", line: 3, column: 1, reason: "expected a key in double quotes"))
     }
 
     // MARK: - Command line

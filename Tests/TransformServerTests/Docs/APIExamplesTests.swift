@@ -17,8 +17,10 @@ struct APIExamplesTests {
     func everyExampleOfTheAPIPageAnswersAsShown() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", ChildProcess.packageRoot.appendingPathComponent("scripts/api-examples.py").path,
-                             "--check", "--binary", ChildProcess.executable.path]
+        process.arguments = [
+            "python3", ChildProcess.packageRoot.appendingPathComponent("scripts/api-examples.py").path,
+            "--check", "--binary", ChildProcess.executable.path,
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1"]) { $1 }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("api-examples-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)

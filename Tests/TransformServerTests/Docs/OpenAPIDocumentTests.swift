@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import TransformServer
 
 /// docs/openapi.yaml: valid OpenAPI 3.1 (checked by openapi-spec-validator when it is installed), and in step with
@@ -42,8 +43,10 @@ struct OpenAPIDocumentTests {
         return result.status == 0
     }()
 
-    @Test(.enabled(if: validatorIsInstalled,
-                   "openapi-spec-validator is not installed (python3 -m pip install openapi-spec-validator==0.9.0)"))
+    @Test(
+        .enabled(
+            if: validatorIsInstalled,
+            "openapi-spec-validator is not installed (python3 -m pip install openapi-spec-validator==0.9.0)"))
     func documentPassesOpenAPISpecValidator() throws {
         let result = try Self.run(["python3", "-m", "openapi_spec_validator", Self.documentURL.path])
         // The validator prints its first error, then the whole OpenAPI meta-schema: the head is what helps.

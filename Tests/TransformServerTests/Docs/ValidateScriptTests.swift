@@ -12,15 +12,18 @@ struct ValidateScriptTests {
     static func makeRepository(_ files: [String: String]) throws -> URL {
         let root = try ChildProcess.temporaryDirectory()
         let project = ChildProcess.packageRoot
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("scripts"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("scripts"),
+            withIntermediateDirectories: true)
         for name in ["scripts/validate.sh", "scripts/provision.sh", ".swift-format", ".clang-format", ".editorconfig"] {
-            try FileManager.default.copyItem(at: project.appendingPathComponent(name),
-                                             to: root.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: project.appendingPathComponent(name),
+                to: root.appendingPathComponent(name))
         }
         for (name, text) in files {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         #expect(try run(["git", "init", "-q"], in: root).status == 0)
@@ -63,7 +66,8 @@ struct ValidateScriptTests {
         let root = try Self.makeRepository([
             "Sources/Good.swift": Self.goodSwift,
             "Sources/NoHeader.swift": "struct NoHeader {}\n",
-            "Sources/Parens.swift": "// SPDX-License-Identifier: Apache-2.0\n\nfunc f(_ x: Bool) -> Int {\n    if (x) { return 1 }\n    return 0\n}\n",
+            "Sources/Parens.swift":
+                "// SPDX-License-Identifier: Apache-2.0\n\nfunc f(_ x: Bool) -> Int {\n    if (x) { return 1 }\n    return 0\n}\n",
             "tool.sh": "#!/usr/bin/env bash\necho missing header\n",
             "trailing.txt": "a line with trailing spaces   \n",
             "tabbed.txt": "\tindented with a tab\n",

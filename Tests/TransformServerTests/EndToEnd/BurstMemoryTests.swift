@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a burst of large requests leaves behind: memory given back, a bound on bodies in flight, no work for clients
@@ -67,12 +67,14 @@ import Glibc
         let refused = try server.client().request("POST", "/convert/User", body: body)
         #expect(refused.status == 503)
         #expect(refused.text.contains("in flight"))
-        #expect(try server.client().request("POST", "/convert/User", body: #"{"uid":2}"#).status == 200,
-                "small bodies take nothing from the budget")
+        #expect(
+            try server.client().request("POST", "/convert/User", body: #"{"uid":2}"#).status == 200,
+            "small bodies take nothing from the budget")
         try holding.send(Array(body.utf8.dropFirst(8)))
         #expect(try holding.read().status == 200)
-        #expect(try server.client().request("POST", "/convert/User", body: body).status == 200,
-                "the budget came back with the answer")
+        #expect(
+            try server.client().request("POST", "/convert/User", body: body).status == 200,
+            "the budget came back with the answer")
     }
 
     /// A chunked body announces no length, so it is counted as it arrives: once past 64 KiB it holds every byte it
@@ -96,8 +98,9 @@ import Glibc
         #expect(answer.status == 503)
         #expect(answer.text.contains("in flight"), "\(answer.text)")
         #expect(answer.header("Connection") == "close")
-        #expect(try server.client().request("POST", "/convert/User", body: #"{"uid":2}"#).status == 200,
-                "small bodies take nothing from the budget")
+        #expect(
+            try server.client().request("POST", "/convert/User", body: #"{"uid":2}"#).status == 200,
+            "small bodies take nothing from the budget")
         try holding.send(chunk(body[500_000...]) + Array("0\r\n\r\n".utf8))
         #expect(try holding.read().status == 200)
         let again = try server.client()
@@ -114,7 +117,8 @@ import Glibc
         let repo = #"{"id":1,"full_name":""# + String(repeating: "r", count: 200_000) + #""}"#
         let busy = try server.client()
         busy.limitSends(seconds: 20)
-        try busy.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Length: \(users.utf8.count)\r\n\r\n\(users)")
+        try busy.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Length: \(users.utf8.count)\r\n\r\n\(users)")
         let gone = try server.client()
         try gone.send("POST /convert/Repo HTTP/1.1\r\nHost: a\r\nContent-Length: \(repo.utf8.count)\r\n\r\n\(repo)")
         gone.vanish(.close)
@@ -122,7 +126,8 @@ import Glibc
         #expect(try server.waitForActiveConnections(atMost: 1, seconds: 20) <= 1)
         let metrics = try server.client().request("GET", "/metrics").text
         #expect(!metrics.contains(#"transform_conversions_total{model="Repo""#), "the gone client's body was converted")
-        #expect(metrics.contains(#"method="POST",route="/convert/{model}",status="499""#),
-                "\(metrics.split(separator: "\n").filter { $0.contains("requests_total") })")
+        #expect(
+            metrics.contains(#"method="POST",route="/convert/{model}",status="499""#),
+            "\(metrics.split(separator: "\n").filter { $0.contains("requests_total") })")
     }
 }

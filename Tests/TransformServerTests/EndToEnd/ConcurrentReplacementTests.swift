@@ -7,8 +7,9 @@ import Testing
 /// and never an error.
 @Suite struct ConcurrentReplacementTests {
     @Test func conversionsSeeOneWholeVersionWhileTheModelIsReplaced() throws {
-        let server = try ServerProcess(schemas: ["m.json": #"{"name":"M","properties":{"a":"int32","b":"int32"}}"#],
-                                       environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
+        let server = try ServerProcess(
+            schemas: ["m.json": #"{"name":"M","properties":{"a":"int32","b":"int32"}}"#],
+            environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
         let port = server.port
         let versions = [#"{"properties":{"a":"int32","b":"int32"}}"#, #"{"properties":{"a":"string","b":"string"}}"#]
         let allowed: Set<String> = [#"{"a":1,"b":2}"#, #"{"a":"1","b":"2"}"#]
@@ -32,7 +33,8 @@ import Testing
             defer { group.leave() }
             guard let admin = try? RawClient(port: port) else { return results.add("admin connect failed") }
             for i in 0..<60 {
-                let answer = try? admin.request("PUT", "/schemas/M", body: versions[i % 2], headers: ["Authorization": "Bearer tok"])
+                let answer = try? admin.request(
+                    "PUT", "/schemas/M", body: versions[i % 2], headers: ["Authorization": "Bearer tok"])
                 if answer?.status != 200 { results.add("replace answered \(answer?.status ?? 0)") }
             }
         }.start()

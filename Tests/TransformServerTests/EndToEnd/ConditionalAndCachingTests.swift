@@ -17,17 +17,21 @@ import Testing
         let server = try ServerProcess(environment: Self.admin)
         let client = try server.client()
         let onlyIfAbsent = Self.auth(["If-None-Match": "*"])
-        let created = try client.request("PUT", "/schemas/Point", body: #"{"properties":{"x":"int8"}}"#, headers: onlyIfAbsent)
+        let created = try client.request(
+            "PUT", "/schemas/Point", body: #"{"properties":{"x":"int8"}}"#, headers: onlyIfAbsent)
         #expect(created.status == 201)
-        let again = try client.request("PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#, headers: onlyIfAbsent)
+        let again = try client.request(
+            "PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#, headers: onlyIfAbsent)
         #expect(again.status == 412)
         #expect(again.text.contains(#""code":"precondition_failed","message":"Point already exists"#))
-        let byTag = try client.request("PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#,
-                                       headers: Self.auth(["If-None-Match": "W/" + (created.header("ETag") ?? "")]))
+        let byTag = try client.request(
+            "PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#,
+            headers: Self.auth(["If-None-Match": "W/" + (created.header("ETag") ?? "")]))
         #expect(byTag.status == 412)
         #expect(try client.request("GET", "/schemas/Point").text == #"{"name":"Point","properties":{"x":"int8"}}"#)
-        let other = try client.request("PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#,
-                                       headers: Self.auth(["If-None-Match": "\"0000\""]))
+        let other = try client.request(
+            "PUT", "/schemas/Point", body: #"{"properties":{"x":"string"}}"#,
+            headers: Self.auth(["If-None-Match": "\"0000\""]))
         #expect(other.status == 200)
     }
 
@@ -50,23 +54,27 @@ import Testing
             #expect(response.status == 304, "If-None-Match: \(header)")
             #expect(response.header("ETag") == etag)
         }
-        #expect(try client.request("GET", "/schemas/User/jsonschema", headers: ["If-None-Match": "W/\"0000\""]).status == 200)
+        #expect(
+            try client.request("GET", "/schemas/User/jsonschema", headers: ["If-None-Match": "W/\"0000\""]).status
+                == 200)
     }
 
     /// RFC 6838 §4.2: a subtype starts with a letter or digit, so `application/+json` is no media type at all.
     @Test(arguments: ["application/+json", "application/+json; charset=utf-8", "+json/json", "application/js on"])
     func aMalformedMediaTypeIs415(_ contentType: String) throws {
         let server = try ServerProcess()
-        let response = try server.client().request("POST", "/convert/User", body: #"{"uid":1}"#,
-                                                   headers: ["Content-Type": contentType])
+        let response = try server.client().request(
+            "POST", "/convert/User", body: #"{"uid":1}"#,
+            headers: ["Content-Type": contentType])
         #expect(response.status == 415)
         #expect(response.text.contains("is not a media type"))
     }
 
     @Test func aStructuredSuffixWithANameIsJSON() throws {
         let server = try ServerProcess()
-        let response = try server.client().request("POST", "/convert/User", body: #"{"uid":1}"#,
-                                                   headers: ["Content-Type": "application/vnd.user+json"])
+        let response = try server.client().request(
+            "POST", "/convert/User", body: #"{"uid":1}"#,
+            headers: ["Content-Type": "application/vnd.user+json"])
         #expect(response.status == 200)
     }
 
@@ -80,11 +88,13 @@ import Testing
             try client.request("GET", "/metrics"),
             try client.request("POST", "/convert/User", body: #"{"uid":1}"#),
             try client.request("POST", "/validate/User", body: #"{}"#),
-            try client.request("POST", "/convert/User/array", body: "{\"uid\":1}\n",
-                               headers: ["Content-Type": "application/x-ndjson"]),
+            try client.request(
+                "POST", "/convert/User/array", body: "{\"uid\":1}\n",
+                headers: ["Content-Type": "application/x-ndjson"]),
             try client.request("GET", "/nothing"),
             try client.request("GET", "/schemas"),
-            try client.request("PUT", "/schemas/Point", body: #"{"properties":{}}"#, headers: RegistryEndpointTests.auth),
+            try client.request(
+                "PUT", "/schemas/Point", body: #"{"properties":{}}"#, headers: RegistryEndpointTests.auth),
         ]
         for response in responses {
             #expect(response.header("Cache-Control") == "no-store", "\(response.status) \(response.text.prefix(60))")
@@ -109,12 +119,16 @@ import Testing
     @Test func aDeleteConflictNamesTheModelsThatUseIt() throws {
         let server = try ServerProcess(environment: Self.admin)
         let client = try server.client()
-        #expect(try client.request("PUT", "/schemas/Fork", body: #"{"extends":"Owner","properties":{}}"#,
-                                   headers: RegistryEndpointTests.auth).status == 201)
+        #expect(
+            try client.request(
+                "PUT", "/schemas/Fork", body: #"{"extends":"Owner","properties":{}}"#,
+                headers: RegistryEndpointTests.auth
+            ).status == 201)
         let response = try client.request("DELETE", "/schemas/Owner", headers: RegistryEndpointTests.auth)
         #expect(response.status == 409)
-        #expect(response.text.contains(
-            #""message":"Owner is still used by Fork, Repo (repo.json /models/1/properties/owner); "#
-                + #"delete it together with them in one bundle.""#))
+        #expect(
+            response.text.contains(
+                #""message":"Owner is still used by Fork, Repo (repo.json /models/1/properties/owner); "#
+                    + #"delete it together with them in one bundle.""#))
     }
 }

@@ -8,8 +8,9 @@ import Testing
     static let auth = ["Authorization": "Bearer tok"]
 
     @Test func reportsAreCutAtMaxReportEntries() throws {
-        let server = try ServerProcess(schemas: ["t.json": #"{"name":"T","properties":{"a":"int8","b":"int8","c":"int8"}}"#],
-                                       settings: ["maxReportEntries": "2"])
+        let server = try ServerProcess(
+            schemas: ["t.json": #"{"name":"T","properties":{"a":"int8","b":"int8","c":"int8"}}"#],
+            settings: ["maxReportEntries": "2"])
         let response = try server.client().request("POST", "/validate/T", body: #"{"a":"1","b":"2","c":"3"}"#)
         #expect(response.status == 200)
         #expect(response.header("X-Transform-Warnings") == "3", "counts include every entry")
@@ -18,13 +19,17 @@ import Testing
     }
 
     @Test func schemaWritesRespectTheConfiguredLimits() throws {
-        let server = try ServerProcess(schemas: ["a.json": #"{"name":"A","properties":{}}"#],
-                                       settings: ["maxPropertiesPerModel": "2", "maxSchemaDocumentBytes": "200",
-                                                  "maxModels": "2"],
-                                       environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
+        let server = try ServerProcess(
+            schemas: ["a.json": #"{"name":"A","properties":{}}"#],
+            settings: [
+                "maxPropertiesPerModel": "2", "maxSchemaDocumentBytes": "200",
+                "maxModels": "2",
+            ],
+            environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
         let client = try server.client()
-        let tooMany = try client.request("PUT", "/schemas/B", body: #"{"properties":{"x":"int8","y":"int8","z":"int8"}}"#,
-                                         headers: Self.auth)
+        let tooMany = try client.request(
+            "PUT", "/schemas/B", body: #"{"properties":{"x":"int8","y":"int8","z":"int8"}}"#,
+            headers: Self.auth)
         #expect(tooMany.status == 400)
         #expect(tooMany.text.contains("3 properties exceed the limit of 2"))
         let large = #"{"properties":{"x":{"type":"string","description":"\#(String(repeating: "d", count: 300))"}}}"#

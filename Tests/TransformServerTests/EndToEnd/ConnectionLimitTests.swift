@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Connections beyond `maxConnections` (docs/operations.md): each gets its whole `503`, then a lingering close, within
@@ -29,7 +29,8 @@ import Glibc
         #expect(try first.request("GET", "/health").status == 200)
         let refused = try server.client()
         refused.limitSends(seconds: 20)
-        let upload = Array("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000\r\n\r\n".utf8)
+        let upload =
+            Array("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000\r\n\r\n".utf8)
             + [UInt8](repeating: UInt8(ascii: " "), count: 2_000_000)
         let fd = refused.fd
         let outcome = SendOutcome()
@@ -47,8 +48,10 @@ import Glibc
     /// At most `maxLingeringRefusals` refused connections linger at once: past it, one is closed right after its
     /// `503` (a byte it sends then meets a reset), and when a lingering one ends, the next refused one lingers again.
     @Test func refusedConnectionsLingerWithinTheirBound() throws {
-        let server = try ServerProcess(settings: ["maxConnections": "1", "maxLingeringRefusals": "1",
-                                                  "lingeringCloseMs": "60000"])
+        let server = try ServerProcess(settings: [
+            "maxConnections": "1", "maxLingeringRefusals": "1",
+            "lingeringCloseMs": "60000",
+        ])
         let first = try server.client()
         #expect(try first.request("GET", "/health").status == 200)
         func refusedClient() throws -> RawClient {

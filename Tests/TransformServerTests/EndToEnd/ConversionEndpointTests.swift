@@ -7,7 +7,8 @@ import Testing
     @Test func convertsTheReadmeExample() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        let response = try client.request("POST", "/convert/User",
+        let response = try client.request(
+            "POST", "/convert/User",
             body: #"{"uid":"123","name":"Harry","created":"1965-07-31T00:00:00+0000"}"#,
             headers: ["Content-Type": "application/json"])
         #expect(response.status == 200)
@@ -22,10 +23,12 @@ import Testing
     @Test func normalizesAndHashesWhenAsked() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        let normalized = try client.request("POST", "/normalize/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
+        let normalized = try client.request(
+            "POST", "/normalize/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
         #expect(normalized.status == 200)
         #expect(normalized.text == #"{"id":"b1","n":"Dune","p":0,"ext":{"desc":"sand"}}"#)
-        let converted = try client.request("POST", "/convert/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
+        let converted = try client.request(
+            "POST", "/convert/Book?hash=true", body: #"{"n":"Dune","ext":{"desc":"sand"},"id":"b1"}"#)
         #expect(converted.header("X-Model-Hash")?.count == 64)
         #expect(normalized.header("X-Model-Hash") == converted.header("X-Model-Hash"))
     }
@@ -33,10 +36,14 @@ import Testing
     @Test func answers422WithTheReportAndItsRequestId() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        let response = try client.request("POST", "/convert/User", body: #"{"uid":"abc"}"#, headers: ["X-Request-Id": "req-42"])
+        let response = try client.request(
+            "POST", "/convert/User", body: #"{"uid":"abc"}"#, headers: ["X-Request-Id": "req-42"])
         #expect(response.status == 422)
         #expect(response.header("X-Request-Id") == "req-42")
-        #expect(response.text.hasPrefix(#"{"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"req-42"},"valid":false,"model":"User""#))
+        #expect(
+            response.text.hasPrefix(
+                #"{"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"req-42"},"valid":false,"model":"User""#
+            ))
     }
 
     @Test func reportsInvalidJSONWithItsPosition() throws {
@@ -49,7 +56,8 @@ import Testing
 
     @Test(arguments: [
         ("/convert/User?mode=loose", "mode"), ("/convert/User?mode=lax&mode=lax", "repeated"),
-        ("/convert/User?x=1", "no parameter"), ("/convert/User?mode", "no value"), ("/convert/User/array?hash=true", "hash"),
+        ("/convert/User?x=1", "no parameter"), ("/convert/User?mode", "no value"),
+        ("/convert/User/array?hash=true", "hash"),
         ("/normalize/User?keys=mapped", "keys"), ("/validate/User?keys=mapped", "keys"),
         ("/convert/User?from=json", "from"),
     ])
@@ -77,12 +85,15 @@ import Testing
         #expect(unknown.text.contains(#""code":"unknown_model""#))
         let media = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "text/plain"])
         #expect(media.status == 415)
-        let charset = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/json; charset=latin1"])
+        let charset = try client.request(
+            "POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/json; charset=latin1"])
         #expect(charset.status == 415)
         let coding = try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Encoding": "br"])
         #expect(coding.status == 415)
         #expect(coding.header("Accept-Encoding") == "gzip")
-        #expect(try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/vnd.x+json"]).status == 422)
+        #expect(
+            try client.request("POST", "/convert/User", body: "{}", headers: ["Content-Type": "application/vnd.x+json"])
+                .status == 422)
     }
 
     /// `/convert` counts a success's warnings with their paths coded (the server does not keep its entries): its
@@ -90,7 +101,8 @@ import Testing
     /// `int32` reads are one entry) and for one whose duplicate key renders them midway; and a failure's report must
     /// list every path, those before its first error included.
     @Test func convertCountsWarningsAsValidateListsThem() throws {
-        let schema = #"{"name":"W","properties":{"items":{"type":"array","of":"int32"},"a":{"type":"int32","key":"v"},"#
+        let schema =
+            #"{"name":"W","properties":{"items":{"type":"array","of":"int32"},"a":{"type":"int32","key":"v"},"#
             + #""b":{"type":"int32","key":"v"},"c":{"type":"int64","key":"v"},"k":{"type":"int32","key":"x/y"},"#
             + #""req":{"type":"string","required":true}}}"#
         let server = try ServerProcess(schemas: ["w.json": schema])
@@ -116,7 +128,10 @@ import Testing
         let failed = try client.request("POST", "/convert/W", body: #"{"items":["1"],"v":"7","x/y":"8"}"#)
         #expect(failed.status == 422)
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(failed.text.utf8)) as? [String: Any])
-        #expect((failure["warnings"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/items/0", "/v", "/v", "/x~1y"])
+        #expect(
+            (failure["warnings"] as? [[String: Any]])?.map { $0["path"] as? String } == [
+                "/items/0", "/v", "/v", "/x~1y",
+            ])
         #expect((failure["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/req"])
     }
 
@@ -146,8 +161,10 @@ import Testing
         let dictionary = "{" + elements.enumerated().map { #""k\#($0)":\#($1)"# }.joined(separator: ",") + "}"
         let one = try ServerProcess(settings: ["batchWorkers": "1"])
         let several = try ServerProcess(settings: ["batchWorkers": "4"])
-        for (target, body) in [("/convert/User/array", array), ("/convert/User/array?mode=strict", array),
-                               ("/normalize/User/dictionary", dictionary)] {
+        for (target, body) in [
+            ("/convert/User/array", array), ("/convert/User/array?mode=strict", array),
+            ("/normalize/User/dictionary", dictionary),
+        ] {
             let expected = try one.client().request("POST", target, body: body, headers: ["X-Request-Id": "r"])
             let actual = try several.client().request("POST", target, body: body, headers: ["X-Request-Id": "r"])
             #expect(expected.status == (target.contains("strict") ? 422 : 200))
@@ -161,8 +178,9 @@ import Testing
         let server = try ServerProcess()
         let client = try server.client()
         let body = "{\"uid\":1}\n{\"uid\":\"2\"}\n{bad\n"
-        let response = try client.request("POST", "/convert/User/array", body: body,
-                                          headers: ["Content-Type": "application/x-ndjson"])
+        let response = try client.request(
+            "POST", "/convert/User/array", body: body,
+            headers: ["Content-Type": "application/x-ndjson"])
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/x-ndjson")
         #expect(response.header("Trailer") == "X-Transform-Warnings")

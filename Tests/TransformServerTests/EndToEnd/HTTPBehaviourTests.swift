@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct HTTPBehaviourTests {
@@ -12,9 +12,10 @@ import Glibc
         let server = try ServerProcess()
         let client = try server.client()
         let one = #"{"uid":1}"#, two = #"{"uid":2}"#
-        try client.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: \(one.count)\r\n\r\n\(one)"
-            + "GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
-            + "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: \(two.count)\r\n\r\n\(two)")
+        try client.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: \(one.count)\r\n\r\n\(one)"
+                + "GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: \(two.count)\r\n\r\n\(two)")
         #expect(try client.read().text == one)
         #expect(try client.read().status == 200)
         #expect(try client.read().text == two)
@@ -74,8 +75,11 @@ import Glibc
 
     @Test func malformedRequestsAre400AndClose() throws {
         let server = try ServerProcess()
-        for raw in ["GET  /health HTTP/1.1\r\nHost: a\r\n\r\n", "GET /health HTTP/1.1\r\nHost : a\r\n\r\n",
-                    "GET /health HTTP/1.1\nHost: a\n\n", "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n"] {
+        for raw in [
+            "GET  /health HTTP/1.1\r\nHost: a\r\n\r\n", "GET /health HTTP/1.1\r\nHost : a\r\n\r\n",
+            "GET /health HTTP/1.1\nHost: a\n\n",
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+        ] {
             let client = try server.client()
             try client.send(raw)
             let response = try client.read()
@@ -88,7 +92,9 @@ import Glibc
     @Test func chunkedRequestBodiesAreAccepted() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        try client.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"ui\r\n5\r\nd\":1}\r\n0\r\n\r\n")
+        try client.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"ui\r\n5\r\nd\":1}\r\n0\r\n\r\n"
+        )
         #expect(try client.read().text == #"{"uid":1}"#)
     }
 
@@ -118,8 +124,10 @@ import Glibc
     /// The loop wakes a connection at its next deadline: a request begun on a connection idle under a long
     /// keep-alive timeout must still meet the shorter header timeout, and its body the body timeout.
     @Test func aRequestBegunAfterALongIdleStillMeetsItsShorterTimeouts() throws {
-        let server = try ServerProcess(settings: ["keepAliveTimeoutMs": "60000", "headerTimeoutMs": "300",
-                                                  "bodyTimeoutMs": "300"])
+        let server = try ServerProcess(settings: [
+            "keepAliveTimeoutMs": "60000", "headerTimeoutMs": "300",
+            "bodyTimeoutMs": "300",
+        ])
         let head = try RawClient(port: server.port, timeoutSeconds: 5)
         let body = try RawClient(port: server.port, timeoutSeconds: 5)
         for client in [head, body] { #expect(try client.request("GET", "/health").status == 200) }
@@ -156,12 +164,18 @@ import Glibc
         let client = try server.client()
         let body = Data(#"{"uid":"5","name":"a long enough name"}"#.utf8)
         let compressed = try Self.gzip(body)
-        try client.send(Array("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip\r\nAccept-Encoding: gzip\r\nContent-Length: \(compressed.count)\r\n\r\n".utf8) + compressed)
+        try client.send(
+            Array(
+                "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip\r\nAccept-Encoding: gzip\r\nContent-Length: \(compressed.count)\r\n\r\n"
+                    .utf8) + compressed)
         let response = try client.read()
         #expect(response.status == 200)
         #expect(response.header("Content-Encoding") == "gzip")
-        #expect(String(decoding: try Self.gunzip(response.body), as: UTF8.self) == #"{"uid":5,"name":"a long enough name"}"#)
-        let corrupt = try client.request("POST", "/convert/User", body: "not gzip", headers: ["Content-Encoding": "gzip"])
+        #expect(
+            String(decoding: try Self.gunzip(response.body), as: UTF8.self) == #"{"uid":5,"name":"a long enough name"}"#
+        )
+        let corrupt = try client.request(
+            "POST", "/convert/User", body: "not gzip", headers: ["Content-Encoding": "gzip"])
         #expect(corrupt.status == 400)
         #expect(corrupt.text.contains(#""code":"invalid_encoding""#))
     }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Clients that misbehave on purpose, against the real binary over real sockets. After each, the server must still
@@ -125,7 +125,8 @@ import Glibc
     @Test func garbageAfterAValidRequestIsAnsweredInTurnThen400() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        try client.send(Array("GET /health HTTP/1.1\r\nHost: a\r\n\r\n".utf8) + [0x16, 0x03, 0x01, 0x00, 0xFF, 0x0A, 0x00])
+        try client.send(
+            Array("GET /health HTTP/1.1\r\nHost: a\r\n\r\n".utf8) + [0x16, 0x03, 0x01, 0x00, 0xFF, 0x0A, 0x00])
         #expect(try client.read().status == 200)
         let rejected = try client.read()
         #expect(rejected.status == 400)
@@ -188,7 +189,8 @@ import Glibc
     @Test func slowlorisIsCutOffByTheHeaderTimeout() throws {
         let server = try ServerProcess(settings: ["headerTimeoutMs": "300"])
         let client = try server.client()
-        let head = Array("GET /health HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8)
+        let head =
+            Array("GET /health HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8)
             + Array(repeating: UInt8(ascii: "z"), count: 200)
         var sent = 0
         // One byte every 50 ms (the wait is a poll, so an answer stops the drip at once); at most 10 s of bytes.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a server does when nothing happens, and when it runs out of descriptors: the real binary, real limits.
@@ -16,8 +16,10 @@ import Glibc
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
                 continue  // the thread has just ended
             }
-            for line in status.split(separator: "\n") where line.hasSuffix("ctxt_switches") == false
-                && line.contains("ctxt_switches:") {
+            for line in status.split(separator: "\n")
+            where line.hasSuffix("ctxt_switches") == false
+                && line.contains("ctxt_switches:")
+            {
                 total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
             }
         }
@@ -52,15 +54,19 @@ import Glibc
     @Test func tooFewDescriptorsAtStartIsAClearError() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"ulimit -n 12 && exec "$0" serve --config "$1" --host 127.0.0.1 --port 0"#,
-                             ChildProcess.executable.path, ChildProcess.packageRoot.appendingPathComponent("config").path]
+        process.arguments = [
+            "-c", #"ulimit -n 12 && exec "$0" serve --config "$1" --host 127.0.0.1 --port 0"#,
+            ChildProcess.executable.path, ChildProcess.packageRoot.appendingPathComponent("config").path,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(process.terminationReason) \(process.terminationStatus): \(text)")
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == 1,
+            "\(process.terminationReason) \(process.terminationStatus): \(text)")
         #expect(text.contains("the open-files limit is 12; serving needs at least 16"), "\(text)")
     }
 
@@ -86,7 +92,10 @@ import Glibc
         var clients: [RawClient] = []
         for _ in 0..<90 { clients.append(try server.client()) }
         let paused = eventually { lines().contains { $0.contains(#""event":"accept_paused""#) } }
-        #expect(paused, "round \(round): accepting paused for want of descriptors; running: \(server.process.isRunning); \(lines())")
+        #expect(
+            paused,
+            "round \(round): accepting paused for want of descriptors; running: \(server.process.isRunning); \(lines())"
+        )
         usleep(600_000)  // descriptors stay taken over several retries (their count is checked below)
         clients.removeAll()
         var status = 0
@@ -97,7 +106,10 @@ import Glibc
         // The episode ends once the waiting connections are all taken, a moment after the answer above.
         _ = eventually { lines().contains { $0.contains(#""event":"accept_resumed""#) } }
         let all = lines()
-        #expect(server.process.isRunning, "round \(round): the server died (\(server.process.isRunning ? "" : "\(server.process.terminationReason) \(server.process.terminationStatus)")); \(all.suffix(5))")
+        #expect(
+            server.process.isRunning,
+            "round \(round): the server died (\(server.process.isRunning ? "" : "\(server.process.terminationReason) \(server.process.terminationStatus)")); \(all.suffix(5))"
+        )
         #expect(status == 200, "round \(round): accepting works again once descriptors are free; \(all.suffix(5))")
         let pausedLines = all.filter { $0.contains(#""event":"accept_paused""#) }
         let resumed = all.filter { $0.contains(#""event":"accept_resumed""#) }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct LifecycleTests {
@@ -61,16 +61,18 @@ import Glibc
         guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
         let hexPort = String(format: ":%04X", port)
         // Columns: sl, local address, remote address, state (0A = LISTEN), …, inode (the tenth).
-        let inodes = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[3] == "0A" else { return nil }
-            return String(fields[9])
-        })
+        let inodes = Set(
+            table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[3] == "0A" else { return nil }
+                return String(fields[9])
+            })
         guard !inodes.isEmpty, let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else {
             return false
         }
         return fds.contains { fd in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            else {
                 return false
             }
             return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
@@ -99,7 +101,9 @@ import Glibc
         try Data(#"{"name":"P","properties":{"x":"int99"}}"#.utf8).write(to: file)
         server.signal(SIGHUP)
         usleep(300_000)
-        #expect(try client.request("POST", "/convert/P", body: #"{"x":1}"#).text == #"{"x":"1"}"#, "a broken set changes nothing")
+        #expect(
+            try client.request("POST", "/convert/P", body: #"{"x":1}"#).text == #"{"x":"1"}"#,
+            "a broken set changes nothing")
     }
 
     @Test func healthReportsModelsAndPersistence() throws {
@@ -119,7 +123,9 @@ import Glibc
         let metrics = try client.request("GET", "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
-        #expect(metrics.text.contains(#"transform_http_requests_total{method="POST",route="/convert/{model}",status="200"} 1"#))
+        #expect(
+            metrics.text.contains(
+                #"transform_http_requests_total{method="POST",route="/convert/{model}",status="200"} 1"#))
         #expect(metrics.text.contains(#"transform_conversions_total{model="User",outcome="ok"} 1"#))
         #expect(!metrics.text.contains("NoSuchModel"))
         #expect(metrics.text.contains("transform_warnings_total{code=\"coerced\"} 1"))

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every limit of docs/api.md ("Limits") against the real binary over real sockets, with small configured values so
@@ -73,7 +73,8 @@ import Glibc
 
     @Test func trailerSectionIsHeldToTheHeaderLimits() throws {
         let server = try ServerProcess(settings: ["maxHeaderFields": "5", "maxHeaderBytes": "256"])
-        let start = "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"uid\":1}\r\n0\r\n"
+        let start =
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"uid\":1}\r\n0\r\n"
         let five = try server.client()
         try five.send(start + (1...5).map { "T-\($0): v\r\n" }.joined() + "\r\n")
         #expect(try five.read().text == #"{"uid":1}"#)
@@ -104,8 +105,10 @@ import Glibc
 
     @Test func malformedVersionsAre400AndClose() throws {
         let server = try ServerProcess()
-        let versions = ["http/1.1", "HTTP/1", "HTTP/1.10", "HTTP/11", "HTTP/1,1", "HTTPS/1.1", "HTTP/a.b", "HTTP/1.1x",
-                        "HTTP/ 1.1", "HTTP/1.1 ", "HTTP", "HTTP/", "HTTP/1.", "HTTP/.1", "HTTP/-1.1", "HTTP/\u{00B9}.1", ""]
+        let versions = [
+            "http/1.1", "HTTP/1", "HTTP/1.10", "HTTP/11", "HTTP/1,1", "HTTPS/1.1", "HTTP/a.b", "HTTP/1.1x",
+            "HTTP/ 1.1", "HTTP/1.1 ", "HTTP", "HTTP/", "HTTP/1.", "HTTP/.1", "HTTP/-1.1", "HTTP/\u{00B9}.1", "",
+        ]
         for version in versions {
             let client = try server.client()
             try client.send("GET /health \(version)\r\nHost: a\r\n\r\n")
@@ -156,8 +159,9 @@ import Glibc
         let server = try ServerProcess(settings: ["maxBodyBytes": "1000"])
         let client = try server.client()
         let chunk = "[" + String(repeating: " ", count: 599) + "\r\n"
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "258\r\n\(chunk)258\r\n\(chunk)")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "258\r\n\(chunk)258\r\n\(chunk)")
         try Self.expectFramingError(client, status: 413, code: "body_too_large")
         #expect(try server.freshHealthStatus() == 200)
     }
@@ -176,14 +180,16 @@ import Glibc
         // Three requests of ~6 KB whose answers are ~6 MB each: far more than any socket buffers hold.
         let name = String(repeating: "n", count: 6_000_000)
         let compressed = try HTTPBehaviourTests.gzip(Data(#"{"uid":1,"name":"\#(name)"}"#.utf8))
-        let head = "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip\r\n"
+        let head =
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip\r\n"
             + "Content-Length: \(compressed.count)\r\n\r\n"
         let request = Array(head.utf8) + compressed
         let client = try RawClient(port: server.port, timeoutSeconds: 5)
         client.limitSends(seconds: 5)
         #expect(client.trySend(request + request + request) == nil)
-        #expect(try server.waitForActiveConnections(atMost: 0, seconds: 10) == 0,
-                "the server gives up on the stuck connection")
+        #expect(
+            try server.waitForActiveConnections(atMost: 0, seconds: 10) == 0,
+            "the server gives up on the stuck connection")
         #expect(try server.freshHealthStatus() == 200)
         let (received, first, ending) = client.discardToEnd(limit: 64 << 20)
         #expect(String(decoding: first, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\n"), "the first answer had begun")
@@ -198,7 +204,8 @@ import Glibc
         let client = try server.client()
         // The top-level object is depth 1; each `[` adds one.
         func body(depth: Int) -> String {
-            #"{"uid":1,"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+            #"{"uid":1,"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1)
+                + "}"
         }
         let atLimit = try client.request("POST", "/convert/User", body: body(depth: 8))
         #expect(atLimit.status == 200)
@@ -215,8 +222,9 @@ import Glibc
         let exact = #"{"uid":2,"name":""# + String(repeating: "n", count: 45) + #""}"#  // 64 bytes
         let long = #"{"uid":3,"name":""# + String(repeating: "n", count: 46) + #""}"#  // 65 bytes
         let body = "{\"uid\":1}\n\(exact)\n\(long)\n{\"uid\":4}\n"
-        let response = try client.request("POST", "/convert/User/array", body: body,
-                                          headers: ["Content-Type": "application/x-ndjson"])
+        let response = try client.request(
+            "POST", "/convert/User/array", body: body,
+            headers: ["Content-Type": "application/x-ndjson"])
         #expect(response.status == 200)
         let lines = response.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5)
@@ -233,8 +241,9 @@ import Glibc
         let server = try ServerProcess(settings: ["maxBodyBytes": "1000"])
         let client = try server.client()
         let body = (0..<200).map { "{\"uid\":\($0)}\n" }.joined()
-        let response = try client.request("POST", "/convert/User/array", body: body,
-                                          headers: ["Content-Type": "application/x-ndjson"])
+        let response = try client.request(
+            "POST", "/convert/User/array", body: body,
+            headers: ["Content-Type": "application/x-ndjson"])
         #expect(response.status == 200)
         #expect(response.text == body)
     }
@@ -244,8 +253,9 @@ import Glibc
     @Test func ndjsonLinesAreAnsweredBeforeTheBodyEnds() throws {
         let server = try ServerProcess(settings: ["bodyTimeoutMs": "5000"])
         let client = try RawClient(port: server.port, timeoutSeconds: 2)
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\na\r\n{\"uid\":1}\n\r\n")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\na\r\n{\"uid\":1}\n\r\n")
         #expect(client.isReadable(withinMilliseconds: 2000), "the first line's answer comes while the body is open")
         try client.send("a\r\n{\"uid\":2}\n\r\n0\r\n\r\n")
         let response = try client.read()
@@ -291,12 +301,15 @@ import Glibc
 
     /// A framing error (docs/api.md, "Limits"): the status, the error code, `Connection: close`, and the server
     /// closing.
-    static func expectFramingError(_ client: RawClient, status: Int, code: String, _ comment: String = "",
-                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectFramingError(
+        _ client: RawClient, status: Int, code: String, _ comment: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let response = try client.read()
         #expect(response.status == status, "\(comment)", sourceLocation: sourceLocation)
-        #expect(response.text.contains("\"code\":\"\(code)\""), "\(comment): \(response.text)",
-                sourceLocation: sourceLocation)
+        #expect(
+            response.text.contains("\"code\":\"\(code)\""), "\(comment): \(response.text)",
+            sourceLocation: sourceLocation)
         #expect(response.header("Connection") == "close", "\(comment)", sourceLocation: sourceLocation)
         #expect(client.isClosedByPeer(), "\(comment)", sourceLocation: sourceLocation)
     }

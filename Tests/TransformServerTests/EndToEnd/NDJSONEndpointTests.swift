@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// NDJSON over HTTP: converted while the body arrives, chunked with a trailer, bounded in memory.
@@ -31,8 +31,9 @@ import Glibc
         let server = try ServerProcess(settings: ["bodyTimeoutMs": "60000"])
         let client = try server.client()
         let lines = "{\"uid\":\"2\"}\n"
-        try client.send("POST /convert/User/array?mode=strict HTTP/1.1\r\nHost: a\r\n"
-            + "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n\(lines)")
+        try client.send(
+            "POST /convert/User/array?mode=strict HTTP/1.1\r\nHost: a\r\n"
+                + "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n\(lines)")
         let response = try client.read()
         let answered = Date()
         #expect(response.status == 200)
@@ -50,11 +51,16 @@ import Glibc
         let server = try ServerProcess()
         let client = try server.client()
         let body = try HTTPBehaviourTests.gzip(Data("{\"uid\":\"1\"}\n{\"uid\":2}\n".utf8))
-        try client.send(Array(("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-            + "Content-Encoding: gzip\r\nAccept-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n").utf8) + body)
+        try client.send(
+            Array(
+                ("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Content-Encoding: gzip\r\nAccept-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n").utf8)
+                + body)
         let response = try client.read()
         #expect(response.header("Content-Encoding") == "gzip")
-        #expect(String(decoding: try HTTPBehaviourTests.gunzip(response.body), as: UTF8.self) == "{\"uid\":1}\n{\"uid\":2}\n")
+        #expect(
+            String(decoding: try HTTPBehaviourTests.gunzip(response.body), as: UTF8.self)
+                == "{\"uid\":1}\n{\"uid\":2}\n")
         #expect(response.trailer("X-Transform-Warnings") == "1")
     }
 
@@ -62,7 +68,9 @@ import Glibc
         let server = try ServerProcess()
         let client = try server.client()
         let body = "{\"uid\":1}\n"
-        try client.send("POST /convert/User/array HTTP/1.0\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try client.send(
+            "POST /convert/User/array HTTP/1.0\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
         let response = try client.read()
         #expect(response.header("Transfer-Encoding") == nil)
         #expect(response.header("Content-Length") == nil)
@@ -72,14 +80,16 @@ import Glibc
     @Test func aHugeAnnouncedStreamGetsContinueNot413() throws {
         let server = try ServerProcess(settings: ["maxBodyBytes": "1000"])
         let client = try server.client()
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-            + "Content-Length: 100000000000\r\nExpect: 100-continue\r\n\r\n")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: 100000000000\r\nExpect: 100-continue\r\n\r\n")
         #expect(try client.read().status == 100)
     }
 
     @Test func validateStreamsAReportLinePerLine() throws {
         let server = try ServerProcess()
-        let response = try server.client().request("POST", "/validate/User/array", body: "{\"uid\":1}\n{}\n", headers: Self.ndjson)
+        let response = try server.client().request(
+            "POST", "/validate/User/array", body: "{\"uid\":1}\n{}\n", headers: Self.ndjson)
         let lines = response.text.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0] == #"{"line":1,"valid":true,"model":"User","result":{"uid":1},"errors":[],"warnings":[]}"#)
@@ -113,7 +123,9 @@ import Glibc
         let line = #"{"uid":"12345","name":"Harry Potter and the Philosopher's Stone"}"# + "\n"
         let lines = 30_000_000 / line.utf8.count
         let piece = Array(String(repeating: line, count: 1000).utf8)
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
         let fd = client.fd
         let count = lines / 1000
         let writer = Thread {
@@ -150,8 +162,9 @@ import Glibc
         let lines = String(repeating: #"{"uid":"1","name":"n"}"# + "\n", count: 50_000)
         let client = try server.client()
         client.limitSends(seconds: 20)
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-                        + "Content-Length: \(lines.utf8.count * 4)\r\n\r\n")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: \(lines.utf8.count * 4)\r\n\r\n")
         _ = client.trySend(Array(lines.utf8))
         #expect(client.isReadable(withinMilliseconds: 10_000), "the stream has started answering")
         client.vanish(how)

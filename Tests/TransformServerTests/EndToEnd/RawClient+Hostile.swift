@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What hostile-client tests need beyond `RawClient`: socket options, abrupt endings, readiness probes, and raw reads

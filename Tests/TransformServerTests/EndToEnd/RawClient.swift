@@ -3,7 +3,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A blocking HTTP/1.1 client on a raw socket: sends any bytes, reads responses (Content-Length, chunked with
@@ -33,7 +33,9 @@ final class RawClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw ClientError(description: "connect failed: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -48,7 +50,9 @@ final class RawClient {
     static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return }
             offset += n
         }
@@ -57,7 +61,9 @@ final class RawClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard n > 0 else { throw ClientError(description: "send failed: errno \(errno)") }
             offset += n
         }
@@ -85,7 +91,9 @@ final class RawClient {
     }
 
     private func take(_ count: Int) throws -> [UInt8] {
-        while buffer.count < count { guard try fill() else { throw ClientError(description: "connection closed mid-body") } }
+        while buffer.count < count {
+            guard try fill() else { throw ClientError(description: "connection closed mid-body") }
+        }
         defer { buffer.removeFirst(count) }
         return Array(buffer[..<count])
     }
@@ -94,13 +102,16 @@ final class RawClient {
     func read(head: Bool = false) throws -> Response {
         let statusLine = try line()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError(description: "bad status line \(statusLine)") }
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw ClientError(description: "bad status line \(statusLine)")
+        }
         var headers: [(String, String)] = []
         while true {
             let field = try line()
             if field.isEmpty { break }
             let colon = field.firstIndex(of: ":")!
-            headers.append((String(field[..<colon]), field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (String(field[..<colon]), field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         var response = Response(status: status, headers: headers, body: [])
         if head || status == 204 || status == 304 || (100..<200).contains(status) { return response }
@@ -117,7 +128,11 @@ final class RawClient {
                 let trailer = try line()
                 if trailer.isEmpty { break }
                 let colon = trailer.firstIndex(of: ":")!
-                response.trailers.append((String(trailer[..<colon]), trailer[trailer.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                response.trailers.append(
+                    (
+                        String(trailer[..<colon]),
+                        trailer[trailer.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    ))
             }
         } else {
             while try fill() {}
@@ -146,7 +161,9 @@ final class RawClient {
     }
 
     /// A whole request with a JSON body and the usual headers.
-    func request(_ method: String, _ target: String, body: String? = nil, headers: [String: String] = [:]) throws -> Response {
+    func request(_ method: String, _ target: String, body: String? = nil, headers: [String: String] = [:]) throws
+        -> Response
+    {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: test\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A registry write is saved before it is served or acknowledged (docs/api.md, Persistence): the real binary, real
@@ -23,8 +23,9 @@ import Glibc
         let client = try server.client()
         let refused = [
             try client.request("PUT", "/schemas/Point", body: Self.point, headers: Self.token),
-            try client.request("POST", "/schemas", body: #"{"models":[{"name":"Point","properties":{}}]}"#,
-                               headers: Self.token),
+            try client.request(
+                "POST", "/schemas", body: #"{"models":[{"name":"Point","properties":{}}]}"#,
+                headers: Self.token),
             try client.request("DELETE", "/schemas/User", headers: Self.token),
         ]
         for answer in refused {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Faults found by a fault run, each kept here so it stays fixed: the real binary on real sockets.
@@ -25,7 +25,8 @@ import Glibc
         ]
         for (request, type, status) in refused {
             let client = try server.client()
-            try client.send("\(request) HTTP/1.1\r\nHost: a\r\nContent-Type: \(type)\r\nContent-Length: \(length)\r\n\r\nab")
+            try client.send(
+                "\(request) HTTP/1.1\r\nHost: a\r\nContent-Type: \(type)\r\nContent-Length: \(length)\r\n\r\nab")
             let answer = try client.read()
             #expect(answer.status == 413, "\(request) (else \(status)): answered at once, the body unread")
             #expect(answer.text.contains("body_too_large"))
@@ -38,8 +39,9 @@ import Glibc
     @Test func theLargestChunkSizeAfterAFirstChunkIsA413() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        try client.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + "1\r\n{\r\nFFFFFFFFFFFFFFFF\r\n")
+        try client.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "1\r\n{\r\nFFFFFFFFFFFFFFFF\r\n")
         #expect(try client.read().status == 413)
         #expect(try server.freshHealthStatus() == 200)
     }
@@ -51,20 +53,23 @@ import Glibc
     @Test func aRefusedRequestWithABodyOverTheLimitIsAnsweredAtOnce() throws {
         let server = try ServerProcess(settings: ["maxBodyBytes": "1000", "bodyTimeoutMs": "60000"])
         let announced = try server.client()
-        try announced.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\n"
-                           + "Content-Length: 9437184\r\n\r\nsome of it")
+        try announced.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 9437184\r\n\r\nsome of it")
         let first = try announced.read()
         #expect(first.status == 413)
         #expect(first.header("connection") == "close")
         let chunked = try server.client()
         let chunk = String(repeating: "x", count: 600)
-        try chunked.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\n"
-                         + "Transfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n")
+        try chunked.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n")
         let second = try chunked.read()
         #expect(second.status == 413)
         #expect(second.header("connection") == "close")
         let within = try server.client()
-        try within.send("POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n")
+        try within.send(
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n")
         #expect(!within.isReadable(withinMilliseconds: 300), "a body within the limit is still read before the answer")
         try within.send("0123456789")
         let third = try within.read()
@@ -77,12 +82,14 @@ import Glibc
     func aHugeContentLengthOnAnNDJSONStreamIsStreamedAndTheServerLives(length: String) throws {
         let server = try ServerProcess()
         let client = try server.client()
-        try client.send("POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-                        + "Content-Length: \(length)\r\n\r\n{\"uid\":1}\n")
+        try client.send(
+            "POST /convert/User/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: \(length)\r\n\r\n{\"uid\":1}\n")
         var seen: [UInt8] = []
         let deadline = Date().addingTimeInterval(10)
         while !String(decoding: seen, as: UTF8.self).contains("\"uid\":1"), Date() < deadline,
-              client.isReadable(withinMilliseconds: 1000) {
+            client.isReadable(withinMilliseconds: 1000)
+        {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { break }
@@ -93,8 +100,9 @@ import Glibc
         #expect(text.contains("\"uid\":1"), "the first line is converted as it arrives")
         #expect(try server.freshHealthStatus() == 200)
         let unknown = try server.client()
-        try unknown.send("POST /convert/Nope/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-                         + "Content-Length: \(length)\r\n\r\n{}\n")
+        try unknown.send(
+            "POST /convert/Nope/array HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: \(length)\r\n\r\n{}\n")
         #expect(try unknown.read().status == 404)
         #expect(try server.freshHealthStatus() == 200)
     }
@@ -105,7 +113,9 @@ import Glibc
 
     /// Reads answers until the server ends the connection; every answer must be whole, and the end a FIN: a reset
     /// throws away answers the client has received but not yet read.
-    static func readAnswersToTheEnd(_ client: RawClient, upTo limit: Int) -> (statuses: [Int], lastClose: Bool, error: String?) {
+    static func readAnswersToTheEnd(_ client: RawClient, upTo limit: Int) -> (
+        statuses: [Int], lastClose: Bool, error: String?
+    ) {
         var statuses: [Int] = []
         var lastClose = false
         while statuses.count < limit {
@@ -168,12 +178,16 @@ import Glibc
             let (statuses, _, error) = Self.readAnswersToTheEnd(client, upTo: requests)
             #expect(error == nil, "client \(index): an answer was cut or the connection reset: \(error ?? "")")
             #expect(!statuses.isEmpty, "client \(index) got no answer at all")
-            #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 },
-                    "client \(index): statuses other than 200/503: \(Set(statuses))")
+            #expect(
+                statuses.allSatisfy { $0 == 200 || $0 == 503 },
+                "client \(index): statuses other than 200/503: \(Set(statuses))")
         }
         clients.removeAll()
         let status = server.waitForExit(seconds: 60)
         let events = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        #expect(status == 0, "the server did not exit 0 within 60 s of SIGTERM (status \(status.map(String.init) ?? "none: still running")); its log: \(events)")
+        #expect(
+            status == 0,
+            "the server did not exit 0 within 60 s of SIGTERM (status \(status.map(String.init) ?? "none: still running")); its log: \(events)"
+        )
     }
 }

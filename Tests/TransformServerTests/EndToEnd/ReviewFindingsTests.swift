@@ -8,8 +8,9 @@ import Testing
     @Test func aFailingNDJSONRequestIsAnsweredWithoutReadingItsBodyThenCloses() throws {
         let server = try ServerProcess()
         let client = try server.client()
-        try client.send("POST /convert/User/array?mode=x HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
-            + "Content-Length: 100\r\n\r\n{\"uid\":1}\n")
+        try client.send(
+            "POST /convert/User/array?mode=x HTTP/1.1\r\nHost: a\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: 100\r\n\r\n{\"uid\":1}\n")
         let response = try client.read()
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_parameter""#))
@@ -25,14 +26,16 @@ import Testing
         #expect(response.status == 304)
         #expect(response.header("Vary") == "Accept-Encoding")
         let schema = try client.request("GET", "/schemas/User/jsonschema")
-        let again = try client.request("GET", "/schemas/User/jsonschema", headers: ["If-None-Match": schema.header("ETag") ?? ""])
+        let again = try client.request(
+            "GET", "/schemas/User/jsonschema", headers: ["If-None-Match": schema.header("ETag") ?? ""])
         #expect(again.status == 304)
     }
 
     @Test func theBearerSchemeIsCaseInsensitive() throws {
         let server = try ServerProcess(environment: ["TRANSFORM_ADMIN_TOKEN": "tok"])
-        let response = try server.client().request("PUT", "/schemas/Y", body: #"{"properties":{}}"#,
-                                                   headers: ["Authorization": "bEaReR tok"])
+        let response = try server.client().request(
+            "PUT", "/schemas/Y", body: #"{"properties":{}}"#,
+            headers: ["Authorization": "bEaReR tok"])
         #expect(response.status == 201)
     }
 
@@ -42,7 +45,8 @@ import Testing
         _ = try client.request("POST", "/convert/Nobody", body: "{}")
         _ = try client.request("GET", "/no/such/route")
         let metrics = try client.request("GET", "/metrics").text
-        #expect(metrics.contains(#"transform_http_requests_total{method="POST",route="/convert/{model}",status="404"} 1"#))
+        #expect(
+            metrics.contains(#"transform_http_requests_total{method="POST",route="/convert/{model}",status="404"} 1"#))
         #expect(metrics.contains(#"transform_http_requests_total{method="GET",route="unmatched",status="404"} 1"#))
         #expect(!metrics.contains("Nobody"))
     }

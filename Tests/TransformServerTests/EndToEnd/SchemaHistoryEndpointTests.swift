@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// docs/lifecycle.md, History and pinning, over HTTP on the real server: the version list and documents,
@@ -25,7 +25,8 @@ import Glibc
         let list = try client.request("GET", "/schemas/P/versions")
         #expect(list.status == 200)
         let etags = [first.header("ETag")!, second.header("ETag")!]
-        let pattern = #"^\{"name":"P","versions":\[\{"version":1,"etag":"\\"[0-9a-f]{32}\\"","createdAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z"\},\{"version":2,"#
+        let pattern =
+            #"^\{"name":"P","versions":\[\{"version":1,"etag":"\\"[0-9a-f]{32}\\"","createdAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z"\},\{"version":2,"#
         #expect(list.text.range(of: pattern, options: .regularExpression) != nil, "\(list.text)")
         #expect(list.text.contains(ErrorJSON.quote(etags[0])) && list.text.contains(ErrorJSON.quote(etags[1])))
         let one = try client.request("GET", "/schemas/P/versions/1")
@@ -55,17 +56,24 @@ import Glibc
         let pinned = try client.request("POST", "/convert/P?version=1", body: #"{"x":7}"#)
         #expect(pinned.text == #"{"x":"7"}"#)
         #expect(pinned.header("X-Model-Version") == "1")
-        let routes = ["/normalize/P", "/validate/P", "/compare/P", "/convert/P/array", "/normalize/P/array",
-                      "/validate/P/array", "/convert/P/dictionary", "/normalize/P/dictionary"]
+        let routes = [
+            "/normalize/P", "/validate/P", "/compare/P", "/convert/P/array", "/normalize/P/array",
+            "/validate/P/array", "/convert/P/dictionary", "/normalize/P/dictionary",
+        ]
         for route in routes {
-            let body = route.hasSuffix("/array") ? #"[{"x":7}]"# : route.hasSuffix("/dictionary") ? #"{"k":{"x":7}}"#
-                : route.hasPrefix("/compare") ? #"{"left":{"x":7},"right":{"x":"7"}}"# : #"{"x":7}"#
+            let body =
+                route.hasSuffix("/array")
+                ? #"[{"x":7}]"#
+                : route.hasSuffix("/dictionary")
+                    ? #"{"k":{"x":7}}"#
+                    : route.hasPrefix("/compare") ? #"{"left":{"x":7},"right":{"x":"7"}}"# : #"{"x":7}"#
             let response = try client.request("POST", route + "?version=1", body: body)
             #expect(response.header("X-Model-Version") == "1", "\(route): \(response.status) \(response.text)")
             #expect(try client.request("POST", route, body: body).header("X-Model-Version") == "2", "\(route)")
         }
-        let ndjson = try client.request("POST", "/convert/P/array?version=1", body: "{\"x\":7}\n",
-                                        headers: ["Content-Type": "application/x-ndjson"])
+        let ndjson = try client.request(
+            "POST", "/convert/P/array?version=1", body: "{\"x\":7}\n",
+            headers: ["Content-Type": "application/x-ndjson"])
         #expect(ndjson.header("X-Model-Version") == "1")
         #expect(ndjson.text == "{\"x\":\"7\"}\n")
         let strictFailure = try client.request("POST", "/convert/P?mode=strict", body: #"{"x":"seven"}"#)
@@ -100,10 +108,13 @@ import Glibc
     }
 
     @Test func keepsAtMostMaxVersionsPerModel() throws {
-        let server = try ServerProcess(schemas: [:], settings: ["maxVersionsPerModel": "2"],
-                                       environment: Self.adminEnvironment)
+        let server = try ServerProcess(
+            schemas: [:], settings: ["maxVersionsPerModel": "2"],
+            environment: Self.adminEnvironment)
         let client = try server.client()
-        for bound in 1...4 { _ = try Self.put(client, "P", #"{"properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#) }
+        for bound in 1...4 {
+            _ = try Self.put(client, "P", #"{"properties":{"x":{"type":"int32","maximum":\#(bound)}}}"#)
+        }
         let list = try client.request("GET", "/schemas/P/versions").text
         #expect(!list.contains(#""version":2,"#) && list.contains(#""version":3,"#) && list.contains(#""version":4,"#))
         #expect(try client.request("GET", "/schemas/P/versions/2").status == 404)

@@ -8,7 +8,7 @@ import Testing
 @testable import TransformServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `schemaReloadIntervalMs` against the real server, on a schema directory laid out as a Kubernetes ConfigMap volume
@@ -36,9 +36,10 @@ import Glibc
     static func health(_ server: ServerProcess) throws -> Health {
         let response = try server.client().request("GET", "/health")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-        return Health(models: try #require(object["models"] as? Int),
-                      schemaSet: try #require(object["schemaSet"] as? String),
-                      schemasLoadedAt: try #require(object["schemasLoadedAt"] as? String))
+        return Health(
+            models: try #require(object["models"] as? Int),
+            schemaSet: try #require(object["schemaSet"] as? String),
+            schemasLoadedAt: try #require(object["schemasLoadedAt"] as? String))
     }
 
     /// The value of one sample line of `/metrics`, such as `transform_schema_reloads_total{outcome="ok"}`.
@@ -49,8 +50,10 @@ import Glibc
     }
 
     static func reloads(_ server: ServerProcess) throws -> (ok: Int?, rejected: Int?) {
-        (try metric(server, #"transform_schema_reloads_total{outcome="ok"}"#),
-         try metric(server, #"transform_schema_reloads_total{outcome="rejected"}"#))
+        (
+            try metric(server, #"transform_schema_reloads_total{outcome="ok"}"#),
+            try metric(server, #"transform_schema_reloads_total{outcome="rejected"}"#)
+        )
     }
 
     /// Polls `condition` every 50 ms for at most 20 s (a loaded machine may be slow to schedule the poll).
@@ -147,14 +150,16 @@ import Glibc
     /// them on top of the new files, as the overlay file would. In-process: as root every directory is writable.
     @Test func registryWritesInMemorySurviveAReload() throws {
         let directory = try ChildProcess.temporaryDirectory()
-        var volume = try ConfigMapVolume(at: directory.appendingPathComponent("schemas"), files: ["user.json": Self.userV1])
+        var volume = try ConfigMapVolume(
+            at: directory.appendingPathComponent("schemas"), files: ["user.json": Self.userV1])
         var configuration = ServerConfiguration()
         configuration.schemaDir = volume.directory.path
         let registry = SchemaRegistry(limits: configuration.schemaLimits)
         let files = try configuration.schemaSource.files()
         let snapshot = try registry.load(files)
-        let context = ServerContext(configuration: configuration, registry: registry, metrics: MetricsRegistry(),
-                                    overlayDirectory: nil)
+        let context = ServerContext(
+            configuration: configuration, registry: registry, metrics: MetricsRegistry(),
+            overlayDirectory: nil)
         context.setFileModelNames(of: snapshot, overlay: nil)
         context.schemaReloadState.withLock { $0.attempted = SchemaFile.fingerprint(of: files) }
         try registry.apply(upserts: [SchemaFile(name: "(request)", bytes: Array(Self.book.utf8))], deletes: [])

@@ -3,7 +3,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `TransformServer serve` as a child process on 127.0.0.1 and a port chosen at run time.
@@ -17,8 +17,10 @@ final class ServerProcess {
     /// Starts the server with a temporary config directory holding `schemas` (file name → contents) and `settings`
     /// (server.json members); waits for its `listening on` line. `shell`, when given, is a `/bin/sh` command that
     /// ends with `exec "$@"` (to set limits first); `errorLog` receives standard error.
-    init(schemas: [String: String]? = nil, settings: [String: String] = [:], environment: [String: String] = [:],
-         directory existing: URL? = nil, shell: String? = nil, errorLog: URL? = nil) throws {
+    init(
+        schemas: [String: String]? = nil, settings: [String: String] = [:], environment: [String: String] = [:],
+        directory existing: URL? = nil, shell: String? = nil, errorLog: URL? = nil
+    ) throws {
         directory = try existing ?? ChildProcess.temporaryDirectory()
         let schemaDirectory = directory.appendingPathComponent("schemas")
         try FileManager.default.createDirectory(at: schemaDirectory, withIntermediateDirectories: true)
@@ -26,9 +28,11 @@ final class ServerProcess {
             for (name, text) in schemas { try Data(text.utf8).write(to: schemaDirectory.appendingPathComponent(name)) }
         } else if existing == nil {
             let examples = ChildProcess.packageRoot.appendingPathComponent("config/schemas")
-            for name in try FileManager.default.contentsOfDirectory(atPath: examples.path) where name.hasSuffix(".json") {
-                try FileManager.default.copyItem(at: examples.appendingPathComponent(name),
-                                                 to: schemaDirectory.appendingPathComponent(name))
+            for name in try FileManager.default.contentsOfDirectory(atPath: examples.path) where name.hasSuffix(".json")
+            {
+                try FileManager.default.copyItem(
+                    at: examples.appendingPathComponent(name),
+                    to: schemaDirectory.appendingPathComponent(name))
             }
         }
         var json = settings.map { "\"\($0.key)\": \($0.value)" }
@@ -65,7 +69,8 @@ final class ServerProcess {
             buffer.append(chunk)
             let text = String(decoding: buffer, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
-               let colon = line.lastIndex(of: ":") {
+                let colon = line.lastIndex(of: ":")
+            {
                 found = Int(line[line.index(after: colon)...])
             }
         }

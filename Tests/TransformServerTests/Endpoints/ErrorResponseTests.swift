@@ -2,6 +2,7 @@
 
 import MapperCore
 import Testing
+
 @testable import TransformServer
 
 /// Every error becomes its answer in `ErrorResponse`: status, fields, connection handling and the body of
@@ -32,13 +33,14 @@ import Testing
         let (response, body) = Self.rendered(error)
         #expect(response.status == .unprocessableContent)
         #expect(response.headers.first?.name == HTTPHeader.contentType)
-        #expect(body == """
-            {"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"abc"},"valid":false,\
-            "model":"U","result":{"uid":0,"n":0},\
-            "errors":[{"path":"/uid","code":"missing_required","message":"uid is required"}],\
-            "warnings":[{"path":"/uid","code":"not_a_number","message":"expected uint64, got string \\"x\\""}],\
-            "truncated":true}
-            """)
+        #expect(
+            body == """
+                {"error":{"status":422,"code":"validation_failed","message":"1 error","requestId":"abc"},"valid":false,\
+                "model":"U","result":{"uid":0,"n":0},\
+                "errors":[{"path":"/uid","code":"missing_required","message":"uid is required"}],\
+                "warnings":[{"path":"/uid","code":"not_a_number","message":"expected uint64, got string \\"x\\""}],\
+                "truncated":true}
+                """)
         #expect(ErrorResponse.body(error, requestId: "abc") == response.body)
     }
 
@@ -58,10 +60,11 @@ import Testing
         let (response, body) = Self.rendered(RequestError.methodNotAllowed(allowed: [.get, .head]))
         #expect(response.status == .methodNotAllowed)
         #expect(response.header(HTTPHeader.allow) == "GET, HEAD")
-        #expect(body == #"""
-            {"error":{"status":405,"code":"method_not_allowed","message":"This route does not take that method.",\#
-            "requestId":"abc","allowed":["GET","HEAD"]}}
-            """#)
+        #expect(
+            body == #"""
+                {"error":{"status":405,"code":"method_not_allowed","message":"This route does not take that method.",\#
+                "requestId":"abc","allowed":["GET","HEAD"]}}
+                """#)
     }
 
     @Test func closesTheConnectionAfterFramingErrorsAndOverlargeBodies() {

@@ -2,6 +2,7 @@
 
 import MapperCore
 import Testing
+
 @testable import TransformServer
 
 /// The conversion options come from the query in one place, over the server's defaults.

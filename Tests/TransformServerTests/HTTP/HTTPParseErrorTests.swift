@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 /// Statuses and codes of docs/errors.md, "HTTP errors", and one sentence per case.

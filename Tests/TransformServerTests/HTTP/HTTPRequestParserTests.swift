@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 /// The Swift face of CHTTPParser: heads as values, every C error code as its HTTPParseError, chunked bodies
@@ -9,12 +10,16 @@ import Testing
     /// Target 16 bytes, field lines 64 bytes, 3 fields.
     static let small = HTTPRequestParser.Limits(maxRequestTargetBytes: 16, maxHeaderBytes: 64, maxHeaderFields: 3)
 
-    static func parse(_ text: String, limits: HTTPRequestParser.Limits = small) -> Result<HTTPRequestHead?, HTTPParseError> {
+    static func parse(_ text: String, limits: HTTPRequestParser.Limits = small) -> Result<
+        HTTPRequestHead?, HTTPParseError
+    > {
         var parser = HTTPRequestParser(limits: limits)
         return Array(text.utf8).withUnsafeBytes { parser.parseHead($0) }
     }
 
-    static func decodeChunked(_ text: String, limits: HTTPRequestParser.Limits = small) -> Result<[UInt8], HTTPParseError> {
+    static func decodeChunked(_ text: String, limits: HTTPRequestParser.Limits = small) -> Result<
+        [UInt8], HTTPParseError
+    > {
         var decoder = HTTPRequestParser.ChunkedDecoder(limits: limits)
         var body: [UInt8] = []
         return Array(text.utf8).withUnsafeBytes { bytes in
@@ -23,7 +28,9 @@ import Testing
     }
 
     @Test func parsesMethodTargetAndLowercasedFieldNames() throws {
-        let head = try #require(try Self.parse("POST /convert/User?x=%41 HTTP/1.1\r\nHost: a\r\nX-Trace:  t 1 \r\n\r\n", limits: .init()).get())
+        let head = try #require(
+            try Self.parse("POST /convert/User?x=%41 HTTP/1.1\r\nHost: a\r\nX-Trace:  t 1 \r\n\r\n", limits: .init())
+                .get())
         #expect(head.method == .post)
         #expect(head.target == "/convert/User?x=%41")
         #expect(head.versionMinor == 1)
@@ -42,7 +49,9 @@ import Testing
     }
 
     @Test func reportsChunkedAndExpectContinue() throws {
-        let head = try #require(try Self.parse("PUT / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nExpect: 100-Continue\r\n\r\n").get())
+        let head = try #require(
+            try Self.parse("PUT / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nExpect: 100-Continue\r\n\r\n")
+                .get())
         #expect(head.chunked)
         #expect(head.contentLength == nil)
         #expect(head.expectContinue)
@@ -136,8 +145,14 @@ import Testing
         ("GET / HTTP/1.1\r\n\r\n", .missingHost(offset: 16)),
         ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", .repeatedHost(offset: 25)),
         ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n", .invalidContentLength(offset: 41)),
-        ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", .conflictingContentLength(offset: 44)),
-        ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", .contentLengthWithTransferEncoding(offset: 44)),
+        (
+            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            .conflictingContentLength(offset: 44)
+        ),
+        (
+            "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+            .contentLengthWithTransferEncoding(offset: 44)
+        ),
         ("GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", .transferEncodingInHTTP10(offset: 16)),
         ("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked;x\r\n\r\n", .malformedTransferEncoding(offset: 51)),
         ("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", .chunkedNotFinal(offset: 53)),
@@ -172,7 +187,9 @@ import Testing
     }
 
     @Test func decodesAChunkedBodyIntoTheCallersBuffer() throws {
-        #expect(try Self.decodeChunked("5\r\nhello\r\n6;x=y\r\n world\r\n0\r\nT: 1\r\n\r\n").get() == Array("hello world".utf8))
+        #expect(
+            try Self.decodeChunked("5\r\nhello\r\n6;x=y\r\n world\r\n0\r\nT: 1\r\n\r\n").get()
+                == Array("hello world".utf8))
     }
 
     @Test func decodesTheSameChunkedBodyFedOneByteAtATime() throws {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 /// The connection logic driven without sockets: bytes and a manual clock in, actions out.
@@ -15,7 +16,9 @@ import Testing
         return ConnectionStateMachine(limits: limits, now: now)
     }
 
-    func feed(_ machine: inout ConnectionStateMachine, _ text: String, now: UInt64 = 0) -> [ConnectionStateMachine.Action] {
+    func feed(_ machine: inout ConnectionStateMachine, _ text: String, now: UInt64 = 0) -> [ConnectionStateMachine
+        .Action]
+    {
         Array(text.utf8).withUnsafeBytes { machine.received($0, now: now) }
     }
 
@@ -62,10 +65,12 @@ import Testing
 
     @Test func sendsContinueOnlyWhenTheBodyWillBeRead() {
         var accepting = Self.make()
-        _ = feed(&accepting, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        _ = feed(
+            &accepting, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
         #expect(accepting.decided(.read(limit: BodyLimit(bytes: 10)), now: 0) == [.sendContinue])
         var refusing = Self.make()
-        _ = feed(&refusing, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        _ = feed(
+            &refusing, "POST /convert/Nope HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
         let notFound = RequestError.notFound
         guard case .fail(let response, _, let close)? = refusing.decided(.reject(notFound), now: 0).first else {
             Issue.record("expected the final status instead of 100")
@@ -128,7 +133,8 @@ import Testing
     /// and a Content-Length one, counted from its head, report nothing), and can be refused mid-way, closing.
     @Test func aChunkedBodyReportsItsSizeAsItGrowsAndCanBeRefused() {
         var machine = Self.make()
-        let head = try! #require(decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")))
+        let head = try! #require(
+            decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")))
         #expect(machine.decided(.read(limit: BodyLimit(bytes: 1000)), now: 0).isEmpty)
         #expect(feed(&machine, "5\r\n{\"uid\r\n3\r\n\":1").isEmpty)
         #expect(machine.chunkedBodyBytes == 8)
@@ -200,17 +206,26 @@ import Testing
         var machine = Self.make(now: 10 * Self.second) { $0.maxConnectionAge = 5 * Self.second }
         let get = "GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
         let young = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second - 1)))
-        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second - 1) == [.handle(young, body: [], isLast: false)])
+        #expect(
+            machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second - 1) == [
+                .handle(young, body: [], isLast: false)
+            ])
         #expect(machine.responded(closed: false, now: 15 * Self.second - 1).isEmpty)
         let old = try! #require(decidedHead(feed(&machine, get, now: 15 * Self.second)))
-        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second) == [.handle(old, body: [], isLast: true)])
+        #expect(
+            machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 15 * Self.second) == [
+                .handle(old, body: [], isLast: true)
+            ])
     }
 
     @Test func aRequestWhoseFirstByteCameBeforeTheMaximumAgeIsNotTheLast() {
         var machine = Self.make { $0.maxConnectionAge = 5 * Self.second }
         #expect(feed(&machine, "GET /health HTTP/1.1\r\n", now: 4 * Self.second).isEmpty)
         let head = try! #require(decidedHead(feed(&machine, "Host: a\r\n\r\n", now: 6 * Self.second)))
-        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 6 * Self.second) == [.handle(head, body: [], isLast: false)])
+        #expect(
+            machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 6 * Self.second) == [
+                .handle(head, body: [], isLast: false)
+            ])
     }
 
     @Test func aDiscardedRequestPastTheMaximumAgeClosesTheConnection() {
@@ -226,9 +241,15 @@ import Testing
 
     @Test func noMaximumAgeKeepsOldConnectionsOpen() {
         var machine = Self.make()
-        let head = try! #require(decidedHead(feed(&machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n",
-                                                  now: 1_000_000 * Self.second)))
-        #expect(machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 1_000_000 * Self.second) == [.handle(head, body: [], isLast: false)])
+        let head = try! #require(
+            decidedHead(
+                feed(
+                    &machine, "GET /health HTTP/1.1\r\nHost: a\r\n\r\n",
+                    now: 1_000_000 * Self.second)))
+        #expect(
+            machine.decided(.read(limit: BodyLimit(bytes: 0)), now: 1_000_000 * Self.second) == [
+                .handle(head, body: [], isLast: false)
+            ])
     }
 
     @Test func drainingClosesIdleConnectionsAndRefusesNewRequests() {
@@ -241,7 +262,8 @@ import Testing
 
     @Test func chunkedBodiesAreDecodedAcrossReads() {
         var machine = Self.make()
-        let actions = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")
+        let actions = feed(
+            &machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")
         let head = try! #require(decidedHead(actions))
         #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0).isEmpty)
         #expect(feed(&machine, "c\r\n0\r\n\r\n") == [.handle(head, body: ArraySlice("abc".utf8), isLast: false)])
@@ -249,7 +271,9 @@ import Testing
 
     @Test func aPostWithoutFramingIs411() {
         var machine = Self.make()
-        guard case .fail(let response, _, true)? = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n").first else {
+        guard
+            case .fail(let response, _, true)? = feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\n\r\n").first
+        else {
             Issue.record("expected a 411")
             return
         }
@@ -259,7 +283,9 @@ import Testing
 
 extension ConnectionStateMachineTests {
     @Test func aStrayCRLFAfterARequestKeepsTheConnectionIdle() {
-        var machine = Self.make { $0.headerTimeout = 1 * Self.second; $0.keepAliveTimeout = 5 * Self.second }
+        var machine = Self.make {
+            $0.headerTimeout = 1 * Self.second; $0.keepAliveTimeout = 5 * Self.second
+        }
         #expect(feed(&machine, "\r\n").isEmpty)
         #expect(machine.tick(now: 2 * Self.second).isEmpty, "no 408 for a stray CRLF")
         #expect(machine.tick(now: 5 * Self.second) == [.close])
@@ -270,20 +296,27 @@ extension ConnectionStateMachineTests {
     @Test func aBodyAndThePipelinedRequestAfterItArriveInOneRead() {
         var machine = Self.make()
         let actions = feed(
-            &machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+            &machine,
+            "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n"
+        )
         let head = try! #require(decidedHead(actions))
-        #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0) == [.handle(head, body: ArraySlice("{}".utf8), isLast: false)])
+        #expect(
+            machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0) == [
+                .handle(head, body: ArraySlice("{}".utf8), isLast: false)
+            ])
         #expect(decidedHead(machine.responded(closed: false, now: 0))?.target == "/health")
     }
 
     @Test func aBodyInManyReadsIsHandedOverWhole() {
         var machine = Self.make()
-        let head = try! #require(decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n")))
+        let head = try! #require(
+            decidedHead(feed(&machine, "POST /convert/User HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n")))
         #expect(machine.decided(.read(limit: BodyLimit(bytes: 100)), now: 0).isEmpty)
         #expect(feed(&machine, "[1,").isEmpty)
         #expect(feed(&machine, "2,3,").isEmpty)
         #expect(feed(&machine, "4,5]GET") == [.handle(head, body: ArraySlice("[1,2,3,4,5]".utf8), isLast: false)])
-        #expect(feed(&machine, " /ready HTTP/1.1\r\nHost: a\r\n\r\n").isEmpty, "the next request waits for the response")
+        #expect(
+            feed(&machine, " /ready HTTP/1.1\r\nHost: a\r\n\r\n").isEmpty, "the next request waits for the response")
         #expect(decidedHead(machine.responded(closed: false, now: 0))?.target == "/ready")
     }
 
@@ -318,7 +351,10 @@ extension ConnectionStateMachineTests {
         #expect(machine.deadline == 9 * Self.second, "the body timeout")
         _ = feed(&machine, "ab", now: 7 * Self.second)
         #expect(machine.deadline == 11 * Self.second, "counted from the last byte")
-        #expect(feed(&machine, "cde", now: 8 * Self.second) == [.handle(head, body: ArraySlice("abcde".utf8), isLast: false)])
+        #expect(
+            feed(&machine, "cde", now: 8 * Self.second) == [
+                .handle(head, body: ArraySlice("abcde".utf8), isLast: false)
+            ])
         #expect(machine.deadline == .max, "no timeout while the request is handled")
         _ = machine.responded(closed: false, now: 20 * Self.second)
         #expect(machine.deadline == 95 * Self.second, "idle again")

@@ -7,11 +7,13 @@ import Testing
 @testable import TransformServer
 
 struct CoreCountTests {
-    @Test(arguments: [
-        ("max 100000", nil), ("100000 100000", 1), ("150000 100000", 2), ("50000 100000", 1), ("400000 100000\n", 4),
-        ("1 100000", 1), ("0 100000", nil), ("-1 100000", nil), ("", nil), ("max", nil), ("100000", nil),
-        ("a b", nil), ("100000 0", nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("max 100000", nil), ("100000 100000", 1), ("150000 100000", 2), ("50000 100000", 1),
+            ("400000 100000\n", 4),
+            ("1 100000", 1), ("0 100000", nil), ("-1 100000", nil), ("", nil), ("max", nil), ("100000", nil),
+            ("a b", nil), ("100000 0", nil),
+        ] as [(String, Int?)])
     func readsACgroupQuota(cpuMax: String, cores: Int?) {
         #expect(CoreCount.quotaCores(cpuMax: cpuMax) == cores)
     }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Queued output goes out in order, however little each send takes, at most `maxVectors` arrays per send.

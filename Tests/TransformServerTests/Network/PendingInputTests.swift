@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+
 @testable import TransformServer
 
 /// A connection's unread input: consuming moves nothing, a body is handed over in place, and consumed bytes do

@@ -7,9 +7,11 @@ import Testing
 /// `X-Request-Id`: the client's when it is sane, else a fresh one.
 struct RequestIDTests {
     static func isFresh(_ id: String) -> Bool {
-        id.utf8.count == 16 && id.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
+        id.utf8.count == 16
+            && id.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
     }
 
     @Test func freshIdsAreSixteenHexDigitsAndDistinct() {
@@ -23,8 +25,10 @@ struct RequestIDTests {
         #expect(RequestID.choose(given) == given)
     }
 
-    @Test(arguments: [nil, "", "has space", String(repeating: "a", count: 129), "quo\"te", "back\\slash", "tab\t",
-                      "caf\u{E9}"])
+    @Test(arguments: [
+        nil, "", "has space", String(repeating: "a", count: 129), "quo\"te", "back\\slash", "tab\t",
+        "caf\u{E9}",
+    ])
     func replacesAMissingOrInsaneClientIdWithAFreshOne(_ given: String?) {
         let chosen = RequestID.choose(given)
         #expect(chosen != given)

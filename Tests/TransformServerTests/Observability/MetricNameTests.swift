@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import TransformServer
 
 /// `MetricName` is the one place a family's name is written: every family rendered comes from it, and every name in

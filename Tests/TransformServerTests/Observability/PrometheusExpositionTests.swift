@@ -4,11 +4,13 @@ import Foundation
 import Glibc
 import MapperCore
 import Testing
+
 @testable import TransformServer
 
 @Suite struct PrometheusExpositionTests {
-    static let fixedProcess = ProcessMetrics(residentMemoryBytes: 1_048_576, cpuSeconds: 0.25, openFileDescriptors: 7,
-                                             maxFileDescriptors: 1024, startTimeSeconds: 1_700_000_000.5)
+    static let fixedProcess = ProcessMetrics(
+        residentMemoryBytes: 1_048_576, cpuSeconds: 0.25, openFileDescriptors: 7,
+        maxFileDescriptors: 1024, startTimeSeconds: 1_700_000_000.5)
 
     /// A registry whose process figures are fixed, so its whole exposition is deterministic.
     static func makeRegistry(process: ProcessMetrics? = fixedProcess) -> MetricsRegistry {
@@ -23,7 +25,9 @@ import Testing
     static func makeSchemaRegistry(models: [String]) throws -> SchemaRegistry {
         let registry = SchemaRegistry()
         let documents = models.map { #"{"name":"\#($0)","properties":{"id":"string"}}"# }
-        try registry.load([SchemaFile(name: "models.json", bytes: Array(#"{"models":[\#(documents.joined(separator: ","))]}"#.utf8))])
+        try registry.load([
+            SchemaFile(name: "models.json", bytes: Array(#"{"models":[\#(documents.joined(separator: ","))]}"#.utf8))
+        ])
         return registry
     }
 
@@ -44,113 +48,116 @@ import Testing
         registry.recordSchemaReload(accepted: true)
         registry.recordSchemaReload(accepted: false)
         registry.observe(registry: try Self.makeSchemaRegistry(models: ["Repo", "User"]))
-        #expect(Self.text(registry) == """
-            # HELP transform_http_requests_total HTTP requests answered, by route template, method and status.
-            # TYPE transform_http_requests_total counter
-            transform_http_requests_total{method="GET",route="/health",status="200"} 1
-            transform_http_requests_total{method="POST",route="/convert/{model}",status="200"} 1
-            transform_http_requests_total{method="POST",route="/convert/{model}",status="422"} 1
-            # HELP transform_http_request_duration_seconds Time to answer an HTTP request, from its first byte received to its response written, by route template.
-            # TYPE transform_http_request_duration_seconds histogram
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.00005"} 0
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0001"} 0
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.00025"} 1
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0005"} 1
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.001"} 1
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0025"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.005"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.01"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.025"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.05"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.1"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.25"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.5"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="1"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="2.5"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="5"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="10"} 2
-            transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="+Inf"} 2
-            transform_http_request_duration_seconds_sum{route="/convert/{model}"} 0.002197265625
-            transform_http_request_duration_seconds_count{route="/convert/{model}"} 2
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.00005"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.0001"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.00025"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.0005"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.001"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.0025"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.005"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.01"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.025"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.05"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.1"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.25"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="0.5"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="1"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="2.5"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="5"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="10"} 1
-            transform_http_request_duration_seconds_bucket{route="/health",le="+Inf"} 1
-            transform_http_request_duration_seconds_sum{route="/health"} 3.0517578125e-05
-            transform_http_request_duration_seconds_count{route="/health"} 1
-            # HELP transform_connections_active Connections currently open.
-            # TYPE transform_connections_active gauge
-            transform_connections_active 1
-            # HELP transform_connections_total Connections accepted since start.
-            # TYPE transform_connections_total counter
-            transform_connections_total 2
-            # HELP transform_conversions_total Conversions of registered models, by model and outcome (ok, invalid, error).
-            # TYPE transform_conversions_total counter
-            transform_conversions_total{model="Repo",outcome="ok"} 1
-            transform_conversions_total{model="User",outcome="invalid"} 1
-            transform_conversions_total{model="User",outcome="ok"} 1
-            # HELP transform_warnings_total Report warnings produced by conversions, by diagnostic code.
-            # TYPE transform_warnings_total counter
-            transform_warnings_total{code="coerced"} 4
-            # HELP transform_meta_cache_hits_total Model lookups served from the compiled registry (one per conversion).
-            # TYPE transform_meta_cache_hits_total counter
-            transform_meta_cache_hits_total 3
-            # HELP transform_meta_cache_misses_total Model compilations since start.
-            # TYPE transform_meta_cache_misses_total counter
-            transform_meta_cache_misses_total 2
-            # HELP transform_meta_cache_entries Compiled models held by the current registry snapshot.
-            # TYPE transform_meta_cache_entries gauge
-            transform_meta_cache_entries 2
-            # HELP transform_models_registered Models currently registered.
-            # TYPE transform_models_registered gauge
-            transform_models_registered 2
-            # HELP transform_schema_reloads_total Schema directory reloads attempted (SIGHUP or a changed directory), by outcome (ok, rejected).
-            # TYPE transform_schema_reloads_total counter
-            transform_schema_reloads_total{outcome="ok"} 1
-            transform_schema_reloads_total{outcome="rejected"} 2
-            # HELP process_resident_memory_bytes Resident memory size in bytes.
-            # TYPE process_resident_memory_bytes gauge
-            process_resident_memory_bytes 1048576
-            # HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.
-            # TYPE process_cpu_seconds_total counter
-            process_cpu_seconds_total 0.25
-            # HELP process_open_fds Number of open file descriptors.
-            # TYPE process_open_fds gauge
-            process_open_fds 7
-            # HELP process_max_fds Maximum number of open file descriptors.
-            # TYPE process_max_fds gauge
-            process_max_fds 1024
-            # HELP process_start_time_seconds Start time of the process since unix epoch in seconds.
-            # TYPE process_start_time_seconds gauge
-            process_start_time_seconds 1700000000.5
+        #expect(
+            Self.text(registry) == """
+                # HELP transform_http_requests_total HTTP requests answered, by route template, method and status.
+                # TYPE transform_http_requests_total counter
+                transform_http_requests_total{method="GET",route="/health",status="200"} 1
+                transform_http_requests_total{method="POST",route="/convert/{model}",status="200"} 1
+                transform_http_requests_total{method="POST",route="/convert/{model}",status="422"} 1
+                # HELP transform_http_request_duration_seconds Time to answer an HTTP request, from its first byte received to its response written, by route template.
+                # TYPE transform_http_request_duration_seconds histogram
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.00005"} 0
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0001"} 0
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.00025"} 1
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0005"} 1
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.001"} 1
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.0025"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.005"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.01"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.025"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.05"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.1"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.25"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="0.5"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="1"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="2.5"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="5"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="10"} 2
+                transform_http_request_duration_seconds_bucket{route="/convert/{model}",le="+Inf"} 2
+                transform_http_request_duration_seconds_sum{route="/convert/{model}"} 0.002197265625
+                transform_http_request_duration_seconds_count{route="/convert/{model}"} 2
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.00005"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.0001"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.00025"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.0005"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.001"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.0025"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.005"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.01"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.025"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.05"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.1"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.25"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="0.5"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="1"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="2.5"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="5"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="10"} 1
+                transform_http_request_duration_seconds_bucket{route="/health",le="+Inf"} 1
+                transform_http_request_duration_seconds_sum{route="/health"} 3.0517578125e-05
+                transform_http_request_duration_seconds_count{route="/health"} 1
+                # HELP transform_connections_active Connections currently open.
+                # TYPE transform_connections_active gauge
+                transform_connections_active 1
+                # HELP transform_connections_total Connections accepted since start.
+                # TYPE transform_connections_total counter
+                transform_connections_total 2
+                # HELP transform_conversions_total Conversions of registered models, by model and outcome (ok, invalid, error).
+                # TYPE transform_conversions_total counter
+                transform_conversions_total{model="Repo",outcome="ok"} 1
+                transform_conversions_total{model="User",outcome="invalid"} 1
+                transform_conversions_total{model="User",outcome="ok"} 1
+                # HELP transform_warnings_total Report warnings produced by conversions, by diagnostic code.
+                # TYPE transform_warnings_total counter
+                transform_warnings_total{code="coerced"} 4
+                # HELP transform_meta_cache_hits_total Model lookups served from the compiled registry (one per conversion).
+                # TYPE transform_meta_cache_hits_total counter
+                transform_meta_cache_hits_total 3
+                # HELP transform_meta_cache_misses_total Model compilations since start.
+                # TYPE transform_meta_cache_misses_total counter
+                transform_meta_cache_misses_total 2
+                # HELP transform_meta_cache_entries Compiled models held by the current registry snapshot.
+                # TYPE transform_meta_cache_entries gauge
+                transform_meta_cache_entries 2
+                # HELP transform_models_registered Models currently registered.
+                # TYPE transform_models_registered gauge
+                transform_models_registered 2
+                # HELP transform_schema_reloads_total Schema directory reloads attempted (SIGHUP or a changed directory), by outcome (ok, rejected).
+                # TYPE transform_schema_reloads_total counter
+                transform_schema_reloads_total{outcome="ok"} 1
+                transform_schema_reloads_total{outcome="rejected"} 2
+                # HELP process_resident_memory_bytes Resident memory size in bytes.
+                # TYPE process_resident_memory_bytes gauge
+                process_resident_memory_bytes 1048576
+                # HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.
+                # TYPE process_cpu_seconds_total counter
+                process_cpu_seconds_total 0.25
+                # HELP process_open_fds Number of open file descriptors.
+                # TYPE process_open_fds gauge
+                process_open_fds 7
+                # HELP process_max_fds Maximum number of open file descriptors.
+                # TYPE process_max_fds gauge
+                process_max_fds 1024
+                # HELP process_start_time_seconds Start time of the process since unix epoch in seconds.
+                # TYPE process_start_time_seconds gauge
+                process_start_time_seconds 1700000000.5
 
-            """)
+                """)
     }
 
     @Test func anEmptyRegistryDeclaresEveryFamilyAndZeroesTheUnlabelledOnes() {
         let text = Self.text(Self.makeRegistry(process: nil))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("# TYPE ") }.count == 11)
-        #expect(lines.filter { !$0.hasPrefix("#") } == [
-            "transform_connections_active 0", "transform_connections_total 0",
-            "transform_meta_cache_hits_total 0", "transform_meta_cache_misses_total 0",
-            "transform_meta_cache_entries 0", "transform_models_registered 0",
-            #"transform_schema_reloads_total{outcome="ok"} 0"#, #"transform_schema_reloads_total{outcome="rejected"} 0"#,
-        ])
+        #expect(
+            lines.filter { !$0.hasPrefix("#") } == [
+                "transform_connections_active 0", "transform_connections_total 0",
+                "transform_meta_cache_hits_total 0", "transform_meta_cache_misses_total 0",
+                "transform_meta_cache_entries 0", "transform_models_registered 0",
+                #"transform_schema_reloads_total{outcome="ok"} 0"#,
+                #"transform_schema_reloads_total{outcome="rejected"} 0"#,
+            ])
         #expect(!text.contains("process_"))
     }
 
@@ -212,7 +219,9 @@ import Testing
         let series = PrometheusExposition.Series(name: "x_total", labels: [("b", "2"), ("a", "1"), ("c", "3")])
         #expect(String(decoding: series.prefix, as: UTF8.self) == #"x_total{a="1",b="2",c="3"} "#)
         let histogram = PrometheusExposition.Histogram(name: "h_seconds", labels: [("z", "1"), ("a", "2")])
-        #expect(String(decoding: histogram.bucketPrefixes[0], as: UTF8.self) == #"h_seconds_bucket{a="2",z="1",le="0.00005"} "#)
+        #expect(
+            String(decoding: histogram.bucketPrefixes[0], as: UTF8.self)
+                == #"h_seconds_bucket{a="2",z="1",le="0.00005"} "#)
     }
 
     @Test func readsTheSchemaRegistryAtEachScrape() throws {
@@ -221,7 +230,11 @@ import Testing
         let schemas = try Self.makeSchemaRegistry(models: ["A"])
         registry.observe(registry: schemas)
         #expect(Self.text(registry).contains("\ntransform_models_registered 1\n"))
-        try schemas.load([SchemaFile(name: "m.json", bytes: Array(#"{"models":[{"name":"A","properties":{}},{"name":"B","properties":{}}]}"#.utf8))])
+        try schemas.load([
+            SchemaFile(
+                name: "m.json",
+                bytes: Array(#"{"models":[{"name":"A","properties":{}},{"name":"B","properties":{}}]}"#.utf8))
+        ])
         let text = Self.text(registry)
         #expect(text.contains("\ntransform_models_registered 2\n"))
         #expect(text.contains("\ntransform_meta_cache_entries 2\n"))
@@ -241,8 +254,9 @@ import Testing
         Self.runThreads(8) { worker in
             for index in 0..<perThread {
                 registry.connectionOpened()
-                registry.recordRequest(route: "/convert/{model}", method: "POST", status: index.isMultiple(of: 2) ? 200 : 422,
-                                       seconds: 0.001)
+                registry.recordRequest(
+                    route: "/convert/{model}", method: "POST", status: index.isMultiple(of: 2) ? 200 : 422,
+                    seconds: 0.001)
                 registry.recordConversion(model: worker.isMultiple(of: 2) ? "User" : "Repo", outcome: "ok")
                 registry.recordWarnings(code: "coerced", count: 2)
                 registry.connectionClosed()
@@ -265,8 +279,10 @@ import Testing
         for line in expected { #expect(lines.contains(line), "missing \(line)") }
     }
 
-    @Test(.enabled(if: PrometheusExpositionTests.promtool != nil,
-                   "promtool is not on PATH (apt-get install prometheus); skipped"))
+    @Test(
+        .enabled(
+            if: PrometheusExpositionTests.promtool != nil,
+            "promtool is not on PATH (apt-get install prometheus); skipped"))
     func promtoolFindsNoProblems() throws {
         let registry = MetricsRegistry()  // the real process figures
         registry.recordRequest(route: "/convert/{model}", method: "POST", status: 200, seconds: 0.0123)
@@ -302,10 +318,12 @@ import Testing
         for worker in 0..<count {
             let context = Unmanaged.passRetained(ThreadBody { body(worker) }).toOpaque()
             var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
-                return nil
-            }, context)
+            let status = pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
+                    return nil
+                }, context)
             precondition(status == 0, "pthread_create failed: \(status)")
             threads.append(thread)
         }
@@ -329,11 +347,14 @@ private final class ThreadBody: Sendable {
         fields[22 - 3] = "12345"  // starttime
         fields[24 - 3] = "256"  // rss
         let line = "4242 (a) b (c)) " + fields.joined(separator: " ") + "\n"
-        #expect(ProcessMetrics.parseStat(Array(line.utf8))
-            == ProcessMetrics.Stat(userTicks: 150, systemTicks: 50, startTicks: 12345, residentPages: 256))
+        #expect(
+            ProcessMetrics.parseStat(Array(line.utf8))
+                == ProcessMetrics.Stat(userTicks: 150, systemTicks: 50, startTicks: 12345, residentPages: 256))
     }
 
-    @Test(arguments: ["", "4242 no-parenthesis 1 2 3", "4242 (x) S 1 2 3", "4242 (x) " + String(repeating: "x ", count: 30)])
+    @Test(arguments: [
+        "", "4242 no-parenthesis 1 2 3", "4242 (x) S 1 2 3", "4242 (x) " + String(repeating: "x ", count: 30),
+    ])
     func rejectsStatLinesThatAreNotOne(line: String) {
         #expect(ProcessMetrics.parseStat(Array(line.utf8)) == nil)
     }

@@ -4,13 +4,15 @@ import Foundation
 import Glibc
 import MapperCore
 import Testing
+
 @testable import TransformServer
 
 /// A registry overlay that cannot be written fails with a `FileError` naming the step, the path and the errno.
 @Suite struct FileErrorTests {
     @Test func describesTheStepThePathAndTheErrno() {
         let error = FileError(operation: .rename, path: "/srv/schemas/.registry.json.tmp", errno: EACCES)
-        #expect(error.description
+        #expect(
+            error.description
                 == "rename /srv/schemas/.registry.json.tmp failed: Permission denied (errno \(EACCES)).")
     }
 

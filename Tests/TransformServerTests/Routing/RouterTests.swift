@@ -8,18 +8,19 @@ struct RouterTests {
     /// Paths are matched exactly on their bytes after percent-decoding (docs/api.md, "Endpoints at a glance"): a `/` is
     /// a separator wherever it stands, even before a combining mark, which a split by Characters would fold into one
     /// cluster with it.
-    @Test(arguments: [
-        ("/health", "/health", nil), ("/ready", "/ready", nil), ("/metrics", "/metrics", nil),
-        ("/schemas", "/schemas", nil), ("/schemas/User", "/schemas/{model}", "User"),
-        ("/schemas/User/jsonschema", "/schemas/{model}/jsonschema", "User"),
-        ("/convert/User", "/convert/{model}", "User"), ("/normalize/User", "/normalize/{model}", "User"),
-        ("/validate/User", "/validate/{model}", "User"), ("/compare/User", "/compare/{model}", "User"),
-        ("/convert/User/array", "/convert/{model}/array", "User"),
-        ("/validate/User/array", "/validate/{model}/array", "User"),
-        ("/normalize/User/dictionary", "/normalize/{model}/dictionary", "User"),
-        ("/convert/東京", "/convert/{model}", "東京"),
-        ("/convert/\u{301}User", "/convert/{model}", "\u{301}User"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("/health", "/health", nil), ("/ready", "/ready", nil), ("/metrics", "/metrics", nil),
+            ("/schemas", "/schemas", nil), ("/schemas/User", "/schemas/{model}", "User"),
+            ("/schemas/User/jsonschema", "/schemas/{model}/jsonschema", "User"),
+            ("/convert/User", "/convert/{model}", "User"), ("/normalize/User", "/normalize/{model}", "User"),
+            ("/validate/User", "/validate/{model}", "User"), ("/compare/User", "/compare/{model}", "User"),
+            ("/convert/User/array", "/convert/{model}/array", "User"),
+            ("/validate/User/array", "/validate/{model}/array", "User"),
+            ("/normalize/User/dictionary", "/normalize/{model}/dictionary", "User"),
+            ("/convert/東京", "/convert/{model}", "東京"),
+            ("/convert/\u{301}User", "/convert/{model}", "\u{301}User"),
+        ] as [(String, String, String?)])
     func matchesEveryRoute(path: String, template: String, model: String?) throws {
         let route = try #require(Router.match(path))
         #expect(route.template == template)
@@ -36,11 +37,12 @@ struct RouterTests {
     }
 
     /// The methods each route serves, as the `Allow` header of a 405 lists them (HEAD wherever GET is).
-    @Test(arguments: [
-        ("/health", ["GET", "HEAD"]), ("/schemas", ["GET", "POST", "HEAD"]),
-        ("/schemas/User", ["GET", "PUT", "DELETE", "HEAD"]), ("/schemas/User/jsonschema", ["GET", "HEAD"]),
-        ("/convert/User", ["POST"]), ("/compare/User", ["POST"]), ("/validate/User/array", ["POST"]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            ("/health", ["GET", "HEAD"]), ("/schemas", ["GET", "POST", "HEAD"]),
+            ("/schemas/User", ["GET", "PUT", "DELETE", "HEAD"]), ("/schemas/User/jsonschema", ["GET", "HEAD"]),
+            ("/convert/User", ["POST"]), ("/compare/User", ["POST"]), ("/validate/User/array", ["POST"]),
+        ] as [(String, [String])])
     func allowsExactlyItsMethods(path: String, allowed: [String]) throws {
         let route = try #require(Router.match(path))
         #expect(route.allowedMethods.map(\.name) == allowed)

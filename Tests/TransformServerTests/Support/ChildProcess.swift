@@ -22,8 +22,10 @@ struct ChildProcess {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], stdin: String = "", cwd: URL = packageRoot,
-                    environment: [String: String] = [:]) throws -> Output {
+    static func run(
+        _ arguments: [String], stdin: String = "", cwd: URL = packageRoot,
+        environment: [String: String] = [:]
+    ) throws -> Output {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let paths = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
@@ -41,9 +43,10 @@ struct ChildProcess {
         process.standardError = try FileHandle(forWritingTo: paths[2])
         try process.run()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: paths[1]), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: paths[1]), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
     }
 
     /// A fresh temporary directory, removed by the caller.

@@ -3,7 +3,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A directory laid out the way the kubelet lays out a ConfigMap volume, and updated the way it updates one:
@@ -40,8 +40,9 @@ struct ConfigMapVolume {
             throw CocoaError(.fileWriteUnknown)
         }
         for name in Set(files.keys).subtracting(visible) {
-            try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
-                                                       withDestinationPath: "..data/" + name)
+            try FileManager.default.createSymbolicLink(
+                atPath: directory.appendingPathComponent(name).path,
+                withDestinationPath: "..data/" + name)
         }
         for name in visible.subtracting(files.keys) {
             try FileManager.default.removeItem(at: directory.appendingPathComponent(name))

@@ -33,16 +33,20 @@ enum CodableBench {
         case "WeiboTimeline":
             convert = converter(for: WeiboTimeline.self, array: arguments.array, dates: .formatted(weiboDates()))
         default:
-            BenchmarkTiming.fail("CodableBench: unknown model \(arguments.model) (GithubUser or WeiboTimeline)", status: 2)
+            BenchmarkTiming.fail(
+                "CodableBench: unknown model \(arguments.model) (GithubUser or WeiboTimeline)", status: 2)
         }
         let first: Data
         do {
             first = try convert(input)
         } catch {
-            BenchmarkTiming.fail("CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
+            BenchmarkTiming.fail(
+                "CodableBench: \(arguments.input) does not convert as \(arguments.model): \(error)", status: 1)
         }
-        BenchmarkTiming.run(output: Array(first), print: arguments.print, iterations: arguments.iterations,
-                            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count) { @Sendable in
+        BenchmarkTiming.run(
+            output: Array(first), print: arguments.print, iterations: arguments.iterations,
+            seconds: arguments.seconds, model: arguments.model, inputBytes: input.count
+        ) { @Sendable in
             BenchmarkTiming.blackHole(try? convert(input))
         }
     }
