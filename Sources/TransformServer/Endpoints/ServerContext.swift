@@ -83,3 +83,10 @@ final class ServerContext: Sendable {
         return options
     }
 }
+
+extension RegistryOverlayFile.Saver {
+    /// A saver into this server's overlay directory, for the models its schema files define now.
+    convenience init(_ context: ServerContext) {
+        self.init(directory: context.overlayDirectory, fileModels: context.fileModelNames)
+    }
+}

@@ -106,9 +106,11 @@ enum RegistryOverlayFile {
         /// Why the last `save` failed (the change was refused).
         private(set) var failure: FileError?
 
-        init(_ context: ServerContext) {
-            directory = context.overlayDirectory
-            fileModels = context.fileModelNames
+        /// `directory`: the overlay's directory (nil: no writable schema directory); `fileModels`: the models the
+        /// schema files define, which the overlay records only when the API replaced or deleted them.
+        init(directory: String?, fileModels: Set<String>) {
+            self.directory = directory
+            self.fileModels = fileModels
         }
 
         func save(_ snapshot: RegistrySnapshot) -> Bool {
