@@ -127,6 +127,9 @@ struct JSONSyntaxError: Error, Equatable, Sendable {
 }
 
 extension JSONSyntaxError: CustomStringConvertible {
+    /// The sentence for a JSON document inside a request body or a file: where it fails, then `description`.
+    var located: String { "invalid JSON at byte \(offset): \(description)" }
+
     /// One full sentence for the `message` of an `invalid_json` / `nesting_too_deep` error body.
     var description: String {
         switch reason {

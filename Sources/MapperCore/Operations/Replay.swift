@@ -23,7 +23,7 @@ public enum Replay {
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(body, maxDepth: maxDepth)
         } catch {
-            throw BodyError(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)")
+            throw BodyError(code: "invalid_json", message: error.located)
         }
         guard case .object(let members) = root else {
             throw BodyError(
@@ -118,7 +118,7 @@ extension CompatibilityConfig {
             root = try JSONValue.parse(body)
         } catch {
             return .failure(
-                .init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
+                .init(code: "invalid_json", message: error.located))
         }
         guard case .object(let members) = root else {
             return .failure(

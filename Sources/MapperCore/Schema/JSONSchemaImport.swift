@@ -33,7 +33,7 @@ public struct JSONSchemaImport: Sendable {
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw Failure(description: "invalid JSON at byte \(error.offset): \(error.description)")
+            throw Failure(description: error.located)
         }
         guard case .object = root else { throw Failure(description: "a JSON Schema document must be an object") }
         var translator = Translator(root: root)
@@ -382,7 +382,7 @@ extension JSONSchemaImport {
             root = try JSONValue.parse(body)
         } catch {
             return .failure(
-                .init(code: "invalid_json", message: "invalid JSON at byte \(error.offset): \(error.description)"))
+                .init(code: "invalid_json", message: error.located))
         }
         guard case .object(let members) = root, let schema = root["jsonschema"], case .object = schema else {
             return .failure(

@@ -21,7 +21,7 @@ extension RegistryOverlay {
         do throws(JSONSyntaxError) {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw DecodingError(description: "invalid JSON at byte \(error.offset): \(error.description)")
+            throw DecodingError(description: error.located)
         }
         guard case .object = root else { throw DecodingError(description: "expected an object") }
         var models: [SchemaFile] = []
@@ -91,7 +91,7 @@ extension ModelLifecycle {
             value = try JSONValue.parse(bytes)
         } catch {
             throw RegistryOverlay.DecodingError(
-                description: "invalid JSON at byte \(error.offset): \(error.description)")
+                description: error.located)
         }
         try self.init(value, name: name)
     }

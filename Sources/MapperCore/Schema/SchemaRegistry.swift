@@ -193,7 +193,7 @@ public final class SchemaRegistry: Sendable {
         } catch {
             throw SchemaSetError(problems: [
                 SchemaProblem(
-                    file: file, path: "", message: "invalid JSON at byte \(error.offset): \(error.description)")
+                    file: file, path: "", message: error.located)
             ])
         }
         var problems: [SchemaProblem] = []
